@@ -1,0 +1,555 @@
+//! Typing and validation: the one engine every path goes through (strict,
+//! lenient, streaming, the serializer's verification and the typed serde
+//! path). It turns the syntax layer's fields into typed values and reports
+//! every SPEC 1.1 violation with its code, line and field.
+
+pub mod number;
+mod scalar;
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+pub use scalar::{bound_text, check_atom, Atom, Violation};
+
+use crate::contract::{Arity, Contract, Field, Kind, MarkerRule, Scalar, ScalarType};
+use crate::error::{Code, Diagnostic};
+use crate::syntax::{self, Element, Line, RawField, SyntaxError};
+
+/// The selection of a marked list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    /// `exactly_one` / `at_most_one`: an index or none.
+    One(Option<usize>),
+    /// `at_least_one` / `any`: ascending indices.
+    Many(Vec<usize>),
+}
+
+/// The typed value of one field of a record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldValue<'a> {
+    /// An empty optional field, or an absent extension: the field's
+    /// `default` (null when it has none).
+    Default,
+    /// A scalar.
+    Atom(Atom<'a>),
+    /// A list.
+    List(Vec<Atom<'a>>),
+    /// A marked list and its selection.
+    MList(Vec<Atom<'a>>, Selection),
+    /// A tuple; `None` for an empty optional component.
+    Tuple(Vec<Option<Atom<'a>>>),
+}
+
+/// What the header told: the canonical header object and the facts records
+/// are checked against.
+#[derive(Debug, Clone, Default)]
+pub struct HeaderInfo {
+    /// The prefix as written.
+    pub prefix: String,
+    /// The canonical header (typed keys, unknown keys as strings, defaults).
+    pub map: Map<String, Value>,
+    /// `n` when present and well typed; `None` when absent or ill-typed
+    /// (unknown, never 0).
+    pub n: Option<u64>,
+    /// Whether `n` appeared in the header at all.
+    pub n_present: bool,
+    /// The document version (`v`, 1 when absent or ill-typed).
+    pub version: u64,
+    /// The physical line of the header.
+    pub line: usize,
+}
+
+impl HeaderInfo {
+    /// The value of an int header key used as a count key, if known.
+    pub fn count(&self, key: &str) -> Option<u64> {
+        match self.map.get(key) {
+            Some(Value::Number(n)) => n.as_u64(),
+            _ => None,
+        }
+    }
+}
+
+fn diag(code: Code, line: usize, field: &str, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(code, line, Some(field.to_string()), msg)
+}
+
+fn syntax_diag(line: usize, field: Option<&str>, e: &SyntaxError) -> Diagnostic {
+    Diagnostic::new(Code::E09, line, field.map(str::to_string), e.to_string())
+}
+
+/// Reusable buffers for checking records without per-line allocation.
+#[derive(Debug, Default)]
+pub struct Scratch<'a> {
+    fields: Vec<RawField<'a>>,
+    elements: Vec<Element<'a>>,
+    syntax: Vec<SyntaxError>,
+    key: String,
+    cut: bool,
+}
+
+impl<'a> Scratch<'a> {
+    /// Empty buffers.
+    pub fn new() -> Self {
+        Scratch::default()
+    }
+
+    /// Whether the last record checked looked cut short (too few fields, a
+    /// dangling backslash or an unclosed quote): evidence of truncation.
+    pub fn looked_cut(&self) -> bool {
+        self.cut
+    }
+}
+
+/// Converts a typed atom to its canonical JSON value.
+pub fn atom_to_json(a: &Atom<'_>) -> Value {
+    match a {
+        Atom::Str(s) | Atom::Date(s) | Atom::Decimal(s) => Value::String(s.to_string()),
+        Atom::Bool(b) => Value::Bool(*b),
+        Atom::Int(s) => number_value(s),
+        Atom::Float(s) => {
+            let text = number::Dec::parse(s).map(|d| d.format(true)).unwrap_or_else(|| s.to_string());
+            number_value(&text)
+        }
+    }
+}
+
+fn number_value(text: &str) -> Value {
+    match text.parse::<serde_json::Number>() {
+        Ok(n) => Value::Number(n),
+        Err(_) => Value::String(text.to_string()),
+    }
+}
+
+/// Types a header value or a scalar field value (non-empty text).
+fn typed_list<'a>(
+    elements: &mut Vec<Element<'a>>,
+    item: &Scalar,
+) -> Result<(Vec<Atom<'a>>, Vec<usize>), Violation> {
+    let mut atoms = Vec::with_capacity(elements.len());
+    let mut marked = Vec::new();
+    for (i, e) in elements.drain(..).enumerate() {
+        if e.marked {
+            marked.push(i);
+        }
+        if e.text.is_empty() && item.ty != ScalarType::Str {
+            let code = if item.ty == ScalarType::Enum { Code::E10 } else { Code::E06 };
+            return Err((code, format!("element {} is empty", i + 1)));
+        }
+        atoms.push(check_atom(e.text, item, false).map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?);
+    }
+    Ok((atoms, marked))
+}
+
+fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Violation> {
+    let n64 = n as u64;
+    if let Some(min) = arity.min.filter(|&m| n64 < m) {
+        return Err((Code::E07, format!("list has {n} elements, min {min}")));
+    }
+    if let Some(max) = arity.max.filter(|&m| n64 > m) {
+        return Err((Code::E07, format!("list has {n} elements, max {max}")));
+    }
+    if let Some(key) = &arity.count_key {
+        if let Some(k) = header.count(key).filter(|&k| k != n64) {
+            return Err((Code::E07, format!("list has {n} elements but header {key}={k}")));
+        }
+    }
+    Ok(())
+}
+
+fn check_marker(rule: MarkerRule, marked: Vec<usize>) -> Result<Selection, Violation> {
+    let n = marked.len();
+    match rule {
+        MarkerRule::ExactlyOne if n != 1 => Err((Code::E08, format!("exactly one element must carry *, found {n}"))),
+        MarkerRule::AtLeastOne if n == 0 => Err((Code::E08, "at least one element must carry *".to_string())),
+        MarkerRule::AtMostOne if n > 1 => Err((Code::E08, format!("at most one element may carry *, found {n}"))),
+        MarkerRule::ExactlyOne | MarkerRule::AtMostOne => Ok(Selection::One(marked.first().copied())),
+        MarkerRule::AtLeastOne | MarkerRule::Any => Ok(Selection::Many(marked)),
+    }
+}
+
+/// Checks the raw text of a field of shape `kind`. `name` is used for
+/// component names in errors. Returns the value or `(code, message,
+/// field-suffix)`.
+fn check_kind<'a>(
+    raw: &RawField<'a>,
+    kind: &Kind,
+    optional: bool,
+    sep: char,
+    header: &HeaderInfo,
+    elements: &mut Vec<Element<'a>>,
+    in_header: bool,
+    cut: &mut bool,
+) -> Result<FieldValue<'a>, (Code, String, Option<String>)> {
+    let mut split = |raw: &'a str, elements: &mut Vec<Element<'a>>| {
+        syntax::split_list(raw, sep, elements).map_err(|e| {
+            if e.kind == syntax::SyntaxErrorKind::UnclosedQuote {
+                *cut = true;
+            }
+            (Code::E09, e.to_string(), None)
+        })
+    };
+    let plain = |v: Violation| (v.0, v.1, None);
+    match kind {
+        Kind::Scalar(s) => {
+            if raw.is_empty() {
+                if optional {
+                    return Ok(FieldValue::Default);
+                }
+                if in_header && s.ty == ScalarType::Str {
+                    return Ok(FieldValue::Atom(Atom::Str(Cow::Borrowed(""))));
+                }
+                return Err((Code::E06, "required value is empty".to_string(), None));
+            }
+            check_atom(raw.text(sep), s, true).map(FieldValue::Atom).map_err(plain)
+        }
+        Kind::List { item, arity } | Kind::MList { item, arity, .. } => {
+            if raw.is_empty() && optional {
+                return Ok(FieldValue::Default);
+            }
+            split(raw.raw, elements)?;
+            check_arity(elements.len(), arity, header).map_err(plain)?;
+            let (atoms, marked) = typed_list(elements, item).map_err(plain)?;
+            match kind {
+                Kind::MList { marker, .. } => {
+                    let sel = check_marker(*marker, marked).map_err(plain)?;
+                    Ok(FieldValue::MList(atoms, sel))
+                }
+                _ if in_header => Ok(FieldValue::List(atoms)),
+                _ if !marked.is_empty() => Err((Code::E08, "marker * not allowed in a plain list".to_string(), None)),
+                _ => Ok(FieldValue::List(atoms)),
+            }
+        }
+        Kind::Tuple(comps) => {
+            if raw.is_empty() && optional {
+                return Ok(FieldValue::Default);
+            }
+            split(raw.raw, elements)?;
+            if elements.len() != comps.len() {
+                return Err((
+                    Code::E07,
+                    format!("tuple expects {} components, got {}", comps.len(), elements.len()),
+                    None,
+                ));
+            }
+            let mut out = Vec::with_capacity(comps.len());
+            for (c, e) in comps.iter().zip(elements.drain(..)) {
+                if e.marked && !in_header {
+                    return Err((Code::E08, "marker * not allowed inside a tuple".to_string(), None));
+                }
+                if e.text.is_empty() {
+                    if c.optional {
+                        out.push(None);
+                        continue;
+                    }
+                    return Err((Code::E06, format!("tuple component '{}' is empty", c.name), Some(c.name.clone())));
+                }
+                match check_atom(e.text, &c.scalar, true) {
+                    Ok(a) => out.push(Some(a)),
+                    Err((code, m)) => return Err((code, m, Some(c.name.clone()))),
+                }
+            }
+            Ok(FieldValue::Tuple(out))
+        }
+    }
+}
+
+/// Parses the header line (SPEC 1.1 §5), pushing its errors to `diags`.
+pub fn check_header(line: Line<'_>, contract: &Contract, diags: &mut Vec<Diagnostic>) -> HeaderInfo {
+    let sep = contract.separator();
+    let ln = line.number;
+    let mut fields = Vec::new();
+    let mut syntax_errors = Vec::new();
+    syntax::split_fields(line.text, sep, &mut fields, &mut syntax_errors);
+    for e in &syntax_errors {
+        diags.push(syntax_diag(ln, None, e));
+    }
+    let prefix = fields.first().map(|f| f.text(sep).into_owned()).unwrap_or_default();
+    let mut info = HeaderInfo {
+        prefix,
+        line: ln,
+        version: 1,
+        ..HeaderInfo::default()
+    };
+    if info.prefix != contract.prefix() {
+        diags.push(Diagnostic::new(
+            Code::E02,
+            ln,
+            None,
+            format!("header prefix '{}' does not match contract '{}'", info.prefix, contract.prefix()),
+        ));
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut elements = Vec::new();
+    for f in fields.iter().skip(1) {
+        if f.is_empty() {
+            continue;
+        }
+        let Some((key_raw, value_raw)) = syntax::split_entry(f.raw) else {
+            diags.push(Diagnostic::new(
+                Code::E12,
+                ln,
+                None,
+                format!("header entry '{}' is not key=value", f.text(sep)),
+            ));
+            continue;
+        };
+        let key = syntax::unescape(key_raw, sep);
+        if !seen.insert(key.clone()) {
+            diags.push(diag(Code::E12, ln, &key, format!("header key '{key}' is repeated (the first one counts)")));
+            continue;
+        }
+        if key == "n" {
+            info.n_present = true;
+        }
+        let value = RawField {
+            raw: value_raw,
+            escaped: value_raw.contains('\\'),
+            offset: 0,
+        };
+        let Some(hk) = contract.header_key(&key) else {
+            info.map.insert(key, Value::String(value.text(sep).into_owned()));
+            continue;
+        };
+        let mut cut = false;
+        match check_kind(&value, &hk.kind, false, sep, &info, &mut elements, true, &mut cut) {
+            Ok(v) => {
+                let json = field_json(&v, &hk.kind, None);
+                if key == "n" {
+                    info.n = json.as_u64();
+                    if info.n.is_none() {
+                        diags.push(diag(Code::E06, ln, "n", "n must be a non-negative int"));
+                        continue;
+                    }
+                }
+                if key == "v" {
+                    info.version = json.as_u64().filter(|&v| v > 0).unwrap_or(1);
+                }
+                info.map.insert(key, json);
+            }
+            Err((code, msg, comp)) => {
+                let field = match comp {
+                    Some(c) => format!("{key}.{c}"),
+                    None => key.clone(),
+                };
+                diags.push(diag(code, ln, &field, msg));
+            }
+        }
+    }
+    for hk in contract.header_keys() {
+        if seen.contains(&hk.name) {
+            continue;
+        }
+        if hk.name == "n" {
+            diags.push(Diagnostic::new(Code::E03, ln, None, "header must declare n=<record count>"));
+        } else if hk.required {
+            diags.push(diag(Code::E12, ln, &hk.name, format!("required header key '{}' missing", hk.name)));
+        } else if let Some(d) = &hk.default {
+            info.map.insert(hk.name.clone(), d.clone());
+        }
+    }
+    info
+}
+
+/// Converts a checked field value to JSON (the mlist selection is not
+/// included: see [`selection_json`]).
+pub fn field_json(v: &FieldValue<'_>, kind: &Kind, default: Option<&Value>) -> Value {
+    match v {
+        FieldValue::Default => default.cloned().unwrap_or(Value::Null),
+        FieldValue::Atom(a) => atom_to_json(a),
+        FieldValue::List(items) | FieldValue::MList(items, _) => Value::Array(items.iter().map(atom_to_json).collect()),
+        FieldValue::Tuple(parts) => {
+            let Kind::Tuple(comps) = kind else { return Value::Null };
+            let mut m = Map::with_capacity(comps.len());
+            for (c, p) in comps.iter().zip(parts) {
+                m.insert(c.name.clone(), p.as_ref().map_or(Value::Null, atom_to_json));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// The canonical selection of a marked list.
+pub fn selection_json(s: &Selection) -> Value {
+    match s {
+        Selection::One(Some(i)) => Value::from(*i),
+        Selection::One(None) => Value::Null,
+        Selection::Many(v) => Value::Array(v.iter().map(|&i| Value::from(i)).collect()),
+    }
+}
+
+/// Tracks the values of `unique` fields claimed by accepted records.
+#[derive(Debug, Default)]
+pub struct Uniques {
+    seen: Vec<HashSet<String>>,
+}
+
+impl Uniques {
+    /// Tracking for a contract.
+    pub fn new(contract: &Contract) -> Uniques {
+        Uniques {
+            seen: contract.fields().iter().map(|_| HashSet::new()).collect(),
+        }
+    }
+}
+
+fn unique_key(v: &FieldValue<'_>, out: &mut String) -> bool {
+    out.clear();
+    match v {
+        FieldValue::Default => return false,
+        FieldValue::Atom(a) => a.unique_key(out),
+        FieldValue::List(items) | FieldValue::MList(items, _) => {
+            out.push('[');
+            for a in items {
+                a.unique_key(out);
+                out.push('\u{0}');
+            }
+            if let FieldValue::MList(_, s) = v {
+                out.push_str(&format!("{s:?}"));
+            }
+        }
+        FieldValue::Tuple(parts) => {
+            out.push('(');
+            for p in parts {
+                match p {
+                    Some(a) => a.unique_key(out),
+                    None => out.push('~'),
+                }
+                out.push('\u{0}');
+            }
+        }
+    }
+    true
+}
+
+/// The outcome of checking one record line.
+#[derive(Debug)]
+pub enum RecordOutcome<'a> {
+    /// The record is valid; its field values, in contract order (absent
+    /// extensions are [`FieldValue::Default`]).
+    Valid(Vec<FieldValue<'a>>),
+    /// The record is invalid; its errors were pushed.
+    Invalid,
+}
+
+/// Checks one record line against the contract and the header, pushing every
+/// error found (at most one per field, plus E11). A valid record claims its
+/// unique values.
+pub fn check_record<'a>(
+    line: Line<'a>,
+    contract: &Contract,
+    header: &HeaderInfo,
+    uniques: &mut Uniques,
+    scratch: &mut Scratch<'a>,
+    diags: &mut Vec<Diagnostic>,
+) -> RecordOutcome<'a> {
+    let sep = contract.separator();
+    let ln = line.number;
+    scratch.syntax.clear();
+    scratch.cut = false;
+    syntax::split_fields(line.text, sep, &mut scratch.fields, &mut scratch.syntax);
+    if let Some(e) = scratch.syntax.first() {
+        scratch.cut = scratch.syntax.iter().any(|e| e.kind == syntax::SyntaxErrorKind::DanglingBackslash);
+        let more = scratch.syntax.len() - 1;
+        let mut d = syntax_diag(ln, None, e);
+        if more > 0 {
+            d = Diagnostic::new(Code::E09, ln, None, format!("{e} (and {more} more escape error(s))"));
+        }
+        diags.push(d);
+        return RecordOutcome::Invalid;
+    }
+    let fields = contract.fields();
+    let core = contract.core().len();
+    let nf = scratch.fields.len();
+    if nf < core {
+        scratch.cut = true;
+        diags.push(Diagnostic::new(
+            Code::E05,
+            ln,
+            None,
+            format!("record has {nf} fields, core requires {core}"),
+        ));
+        return RecordOutcome::Invalid;
+    }
+    if nf > fields.len() && header.version <= contract.version() {
+        diags.push(Diagnostic::new(
+            Code::E05,
+            ln,
+            None,
+            format!(
+                "record has {nf} fields, contract allows at most {} (header v={} does not declare a later version)",
+                fields.len(),
+                header.version
+            ),
+        ));
+        return RecordOutcome::Invalid;
+    }
+    let before = diags.len();
+    let mut values: Vec<FieldValue<'a>> = Vec::with_capacity(fields.len());
+    for (i, f) in fields.iter().enumerate() {
+        let Some(raw) = scratch.fields.get(i) else {
+            values.push(FieldValue::Default);
+            continue;
+        };
+        match check_kind(raw, &f.kind, f.optional, sep, header, &mut scratch.elements, false, &mut scratch.cut) {
+            Ok(v) => values.push(v),
+            Err((code, msg, comp)) => {
+                let name = match comp {
+                    Some(c) => format!("{}.{c}", f.name),
+                    None => f.name.clone(),
+                };
+                diags.push(diag(code, ln, &name, msg));
+                values.push(FieldValue::Default);
+            }
+        }
+    }
+    let mut clashes = false;
+    for (i, f) in fields.iter().enumerate() {
+        if f.unique && unique_key(&values[i], &mut scratch.key) && uniques.seen[i].contains(&scratch.key) {
+            clashes = true;
+            diags.push(diag(Code::E11, ln, &f.name, format!("duplicate value in unique field '{}'", f.name)));
+        }
+    }
+    if clashes || diags.len() > before {
+        return RecordOutcome::Invalid;
+    }
+    for (i, f) in fields.iter().enumerate() {
+        if f.unique && unique_key(&values[i], &mut scratch.key) {
+            uniques.seen[i].insert(scratch.key.clone());
+        }
+    }
+    RecordOutcome::Valid(values)
+}
+
+/// Builds the canonical JSON object of a valid record.
+pub fn record_json(contract: &Contract, values: &[FieldValue<'_>]) -> Map<String, Value> {
+    let mut m = Map::with_capacity(values.len() + 2);
+    for (f, v) in contract.fields().iter().zip(values) {
+        insert_field(&mut m, f, v);
+    }
+    m
+}
+
+fn insert_field(m: &mut Map<String, Value>, f: &Field, v: &FieldValue<'_>) {
+    match (&f.kind, v) {
+        (
+            Kind::MList {
+                items_key,
+                selected_key,
+                ..
+            },
+            _,
+        ) => {
+            let (items, sel) = match v {
+                FieldValue::MList(items, s) => (Value::Array(items.iter().map(atom_to_json).collect()), selection_json(s)),
+                _ => (f.default.clone().unwrap_or(Value::Null), Value::Null),
+            };
+            m.insert(items_key.clone(), items);
+            m.insert(selected_key.clone(), sel);
+        }
+        (kind, v) => {
+            m.insert(f.name.clone(), field_json(v, kind, f.default.as_ref()));
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Exact decimal numbers: lexical forms of SPEC 1.1 §4 and exact comparison.
+//!
+//! Numbers never go through binary floating point to be compared or
+//! printed: an `int` of any length and a `float` keep every digit they were
+//! written with (see ADR 0003 of this project). A float must still be finite
+//! as an IEEE double (`1e400` is E06), like every other implementation.
+
+use std::cmp::Ordering;
+
+fn all_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `int ::= "-"? DIGIT+` (ASCII digits only).
+pub fn is_int(s: &str) -> bool {
+    all_digits(s.strip_prefix('-').unwrap_or(s))
+}
+
+/// `float ::= "-"? DIGIT+ ( "." DIGIT+ )? ( ( "e" | "E" ) ( "+" | "-" )? DIGIT+ )?`
+pub fn is_float_syntax(s: &str) -> bool {
+    let s = s.strip_prefix('-').unwrap_or(s);
+    let (mant, exp) = match s.find(['e', 'E']) {
+        Some(p) => (&s[..p], Some(&s[p + 1..])),
+        None => (s, None),
+    };
+    let mant_ok = match mant.split_once('.') {
+        Some((i, f)) => all_digits(i) && all_digits(f),
+        None => all_digits(mant),
+    };
+    let exp_ok = match exp {
+        None => true,
+        Some(e) => all_digits(e.strip_prefix(['+', '-']).unwrap_or(e)),
+    };
+    mant_ok && exp_ok
+}
+
+/// `decimal ::= "-"? DIGIT+ ( "." DIGIT+ )?`
+pub fn is_decimal(s: &str) -> bool {
+    let t = s.strip_prefix('-').unwrap_or(s);
+    match t.split_once('.') {
+        Some((i, f)) => all_digits(i) && all_digits(f),
+        None => all_digits(t),
+    }
+}
+
+/// The canonical text of an int: no leading zeros, no sign on zero.
+pub fn canonical_int(s: &str) -> String {
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        "0".to_string()
+    } else if neg {
+        format!("-{digits}")
+    } else {
+        digits.to_string()
+    }
+}
+
+/// The canonical text of a decimal (SPEC 1.1 §6): leading zeros of the
+/// integer part dropped, no sign on a zero value, every fractional digit kept.
+pub fn canonical_decimal(s: &str) -> String {
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    let (int, frac) = match body.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (body, None),
+    };
+    let int = int.trim_start_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    let zero = int == "0" && frac.is_none_or(|f| f.bytes().all(|b| b == b'0'));
+    let mut out = String::with_capacity(s.len());
+    if neg && !zero {
+        out.push('-');
+    }
+    out.push_str(int);
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    out
+}
+
+/// An exact decimal value: `(-1)^neg × digits × 10^exp`, with `digits`
+/// free of leading and trailing zeros (empty for zero).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dec {
+    neg: bool,
+    digits: Vec<u8>,
+    exp: i64,
+}
+
+impl Dec {
+    /// Parses any JSON-number-like text (int, float, decimal forms, and the
+    /// `1.5E+3` forms serde_json prints). `None` if it is not one.
+    pub fn parse(s: &str) -> Option<Dec> {
+        if !is_float_syntax(s) {
+            return None;
+        }
+        let (neg, body) = match s.strip_prefix('-') {
+            Some(b) => (true, b),
+            None => (false, s),
+        };
+        let (mant, exp) = match body.find(['e', 'E']) {
+            Some(p) => (&body[..p], body[p + 1..].parse::<i64>().ok()?),
+            None => (body, 0),
+        };
+        let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+        let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+        let mut exp = exp.checked_sub(i64::try_from(frac.len()).ok()?)?;
+        let lead = digits.iter().take_while(|&&d| d == 0).count();
+        digits.drain(..lead);
+        while digits.last() == Some(&0) {
+            digits.pop();
+            exp = exp.checked_add(1)?;
+        }
+        if digits.is_empty() {
+            return Some(Dec {
+                neg: false,
+                digits,
+                exp: 0,
+            });
+        }
+        Some(Dec { neg, digits, exp })
+    }
+
+    /// True for zero.
+    pub fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// True when the value is an integer.
+    pub fn is_integral(&self) -> bool {
+        self.exp >= 0
+    }
+
+    fn magnitude_cmp(&self, other: &Dec) -> Ordering {
+        if self.is_zero() || other.is_zero() {
+            return self.digits.len().min(1).cmp(&other.digits.len().min(1));
+        }
+        // position of the most significant digit
+        let a = self.exp + self.digits.len() as i64;
+        let b = other.exp + other.digits.len() as i64;
+        a.cmp(&b).then_with(|| {
+            let n = self.digits.len().max(other.digits.len());
+            for i in 0..n {
+                let x = self.digits.get(i).copied().unwrap_or(0);
+                let y = other.digits.get(i).copied().unwrap_or(0);
+                match x.cmp(&y) {
+                    Ordering::Equal => continue,
+                    o => return o,
+                }
+            }
+            Ordering::Equal
+        })
+    }
+
+    /// Plain decimal text: integral values without a point (or with `.0`
+    /// when `keep_point`), fractions with their minimal digits. Values whose
+    /// plain form would need more than 30 padding zeros use an exponent
+    /// (`1.5e+40`, `1e-35`).
+    pub fn format(&self, keep_point: bool) -> String {
+        let mut out = String::new();
+        if self.neg {
+            out.push('-');
+        }
+        let digits: String = self.digits.iter().map(|d| char::from(b'0' + d)).collect();
+        if self.is_zero() {
+            out.push('0');
+            if keep_point {
+                out.push_str(".0");
+            }
+            return out;
+        }
+        let len = self.digits.len() as i64;
+        let point = len + self.exp; // digits before the decimal point
+        if self.exp > 30 || point < -30 {
+            let e = point - 1;
+            out.push_str(&digits[..1]);
+            if digits.len() > 1 {
+                out.push('.');
+                out.push_str(&digits[1..]);
+            }
+            out.push('e');
+            out.push(if e < 0 { '-' } else { '+' });
+            out.push_str(&e.unsigned_abs().to_string());
+            return out;
+        }
+        if self.exp >= 0 {
+            out.push_str(&digits);
+            out.extend(std::iter::repeat_n('0', self.exp as usize));
+            if keep_point {
+                out.push_str(".0");
+            }
+        } else if point > 0 {
+            out.push_str(&digits[..point as usize]);
+            out.push('.');
+            out.push_str(&digits[point as usize..]);
+        } else {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-point) as usize));
+            out.push_str(&digits);
+        }
+        out
+    }
+}
+
+impl PartialOrd for Dec {
+    fn partial_cmp(&self, other: &Dec) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Dec {
+    fn cmp(&self, other: &Dec) -> Ordering {
+        match (self.neg, other.neg) {
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (false, false) => self.magnitude_cmp(other),
+            (true, true) => other.magnitude_cmp(self),
+        }
+    }
+}
+
+/// True when a float text denotes a finite IEEE double.
+pub fn is_finite_double(s: &str) -> bool {
+    s.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// Formats an `f64` exactly (shortest round-trip digits), integral values
+/// without `.0`: the number spelling of the serializer.
+pub fn format_f64(x: f64) -> Option<String> {
+    if !x.is_finite() {
+        return None;
+    }
+    let s = format!("{x:e}");
+    Dec::parse(&s).map(|d| d.format(false))
+}
+
+/// True for a valid `YYYY-MM-DD` day of the proleptic Gregorian calendar
+/// between 0001-01-01 and 9999-12-31.
+pub fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let part = &s[r];
+        all_digits(part).then(|| part.parse().ok()).flatten()
+    };
+    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
+        return false;
+    };
+    if y == 0 || !(1..=12).contains(&m) || d == 0 {
+        return false;
+    }
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    d <= days
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_forms() {
+        for ok in ["0", "-12", "007"] {
+            assert!(is_int(ok), "{ok}");
+        }
+        for bad in ["", "+1", "1.0", "-", "١٢", " 1"] {
+            assert!(!is_int(bad), "{bad}");
+        }
+        for ok in ["0", "1.5", "-2.5e-1", "1E+3", "00.5"] {
+            assert!(is_float_syntax(ok), "{ok}");
+        }
+        for bad in [".5", "1.", "+1", "NaN", "Infinity", "1e", "1.5.2", ""] {
+            assert!(!is_float_syntax(bad), "{bad}");
+        }
+        for ok in ["1", "-0.00", "007.50"] {
+            assert!(is_decimal(ok), "{ok}");
+        }
+        for bad in ["1e3", "1,5", ".5", "+1", "1."] {
+            assert!(!is_decimal(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn canonical_forms() {
+        assert_eq!(canonical_int("007"), "7");
+        assert_eq!(canonical_int("-000"), "0");
+        assert_eq!(canonical_int("123456789012345678901234567890"), "123456789012345678901234567890");
+        assert_eq!(canonical_decimal("007.50"), "7.50");
+        assert_eq!(canonical_decimal("-0.00"), "0.00");
+        assert_eq!(canonical_decimal("-000.10"), "-0.10");
+    }
+
+    #[test]
+    fn exact_comparison() {
+        let d = |s| Dec::parse(s).unwrap();
+        assert!(d("1.0000000000000000000001") > d("1"));
+        assert!(d("-2.5e-1") == d("-0.25"));
+        assert!(d("-3") < d("-2.99"));
+        assert!(d("0") == d("-0.0"));
+        assert!(d("1e3") == d("1000"));
+    }
+
+    #[test]
+    fn formatting() {
+        let f = |s: &str, k| Dec::parse(s).unwrap().format(k);
+        assert_eq!(f("1.0", false), "1");
+        assert_eq!(f("1.0", true), "1.0");
+        assert_eq!(f("-2.5e-1", false), "-0.25");
+        assert_eq!(f("00.5", true), "0.5");
+        assert_eq!(f("1e20", false), "100000000000000000000");
+        assert_eq!(f("1e-40", false), "1e-40");
+        assert_eq!(f("-0.0", false), "0");
+        assert_eq!(format_f64(0.1).unwrap(), "0.1");
+        assert_eq!(format_f64(-1.0).unwrap(), "-1");
+        assert_eq!(format_f64(1e-7).unwrap(), "0.0000001");
+        assert!(format_f64(f64::NAN).is_none());
+    }
+
+    #[test]
+    fn dates() {
+        assert!(is_date("2024-02-29"));
+        assert!(!is_date("2023-02-29"));
+        assert!(!is_date("0000-01-01"));
+        assert!(!is_date("2024-13-01"));
+        assert!(!is_date("2024/01/01"));
+        assert!(!is_date("2024-01-01T00:00"));
+        assert!(is_date("9999-12-31"));
+    }
+}

@@ -1,0 +1,544 @@
+//! The `nom` grammar of one line: fields, escapes, list elements, quotes and
+//! markers (SPEC 1.1 §3–§4). It knows the list separator and nothing else of
+//! the contract. Every production is linear in the length of the line: the
+//! plain runs between structural characters are found with `memchr`.
+
+use std::borrow::Cow;
+
+use memchr::memchr2;
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::anychar;
+use nom::combinator::{consumed, map, opt};
+use nom::multi::fold_many0;
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+/// The field separator.
+pub const FIELD_SEP: char = '|';
+/// The selection marker.
+pub const MARKER: char = '*';
+/// The escape character.
+pub const ESCAPE: char = '\\';
+/// The quote that opens a quoted list element.
+pub const QUOTE: char = '"';
+
+type Res<'a, O> = IResult<&'a str, O, ()>;
+
+/// What went wrong lexically in a line (all reported as E09).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyntaxErrorKind {
+    /// `\` followed by a character that is not `| , <sep> * " \ n`.
+    InvalidEscape(char),
+    /// `\` at the end of the line.
+    DanglingBackslash,
+    /// A quoted list element whose closing quote is missing.
+    UnclosedQuote,
+    /// Text between a closing quote (and its marker) and the next separator.
+    TextAfterQuote,
+}
+
+/// A lexical error with its byte offset in the line (or field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// What went wrong.
+    pub kind: SyntaxErrorKind,
+    /// Byte offset, relative to the text that was lexed.
+    pub offset: usize,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            SyntaxErrorKind::InvalidEscape(c) => {
+                write!(f, "invalid escape sequence '\\{}'", c.escape_debug())
+            }
+            SyntaxErrorKind::DanglingBackslash => f.write_str("dangling backslash at end of line"),
+            SyntaxErrorKind::UnclosedQuote => f.write_str("unbalanced double quote in list element"),
+            SyntaxErrorKind::TextAfterQuote => {
+                f.write_str("text after closing quote in list element")
+            }
+        }
+    }
+}
+
+/// One escape sequence as the grammar sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    Valid,
+    Invalid(char),
+    Dangling,
+}
+
+/// True when `c` may follow a backslash under separator `sep`.
+pub fn is_escapable(c: char, sep: char) -> bool {
+    matches!(c, '|' | ',' | '*' | '"' | '\\' | 'n') || c == sep
+}
+
+/// `escape ::= "\" ( "|" | "," | SEP | "*" | '"' | "\" | "n" )`; anything else
+/// after a backslash is recognised too, so that the caller can report it.
+fn escape(sep: char) -> impl Fn(&str) -> Res<'_, Escape> {
+    move |i| {
+        let (i, _) = tag("\\").parse(i)?;
+        match opt(anychar).parse(i)? {
+            (i, Some(c)) if is_escapable(c, sep) => Ok((i, Escape::Valid)),
+            (i, Some(c)) => Ok((i, Escape::Invalid(c))),
+            (i, None) => Ok((i, Escape::Dangling)),
+        }
+    }
+}
+
+/// A non-empty run of characters other than `|` and `\`.
+fn plain_run(i: &str) -> Res<'_, &str> {
+    let n = memchr2(b'|', b'\\', i.as_bytes()).unwrap_or(i.len());
+    if n == 0 {
+        Err(nom::Err::Error(()))
+    } else {
+        Ok((&i[n..], &i[..n]))
+    }
+}
+
+/// Accumulator for the pieces of one field.
+#[derive(Default, Clone, Copy)]
+struct FieldAcc {
+    escaped: bool,
+    first_error: Option<(usize, SyntaxErrorKind)>,
+    errors: usize,
+}
+
+/// `value ::= ( char | escape )*` — one field, up to the next unescaped `|`.
+fn field_value<'a>(sep: char, base: &'a str) -> impl Parser<&'a str, Output = (&'a str, FieldAcc), Error = ()> {
+    consumed(fold_many0(
+        alt((
+            map(plain_run, |_| None),
+            map(consumed(escape(sep)), Some),
+        )),
+        FieldAcc::default,
+        move |mut acc, piece: Option<(&str, Escape)>| {
+            if let Some((text, esc)) = piece {
+                acc.escaped = true;
+                let kind = match esc {
+                    Escape::Valid => None,
+                    Escape::Invalid(c) => Some(SyntaxErrorKind::InvalidEscape(c)),
+                    Escape::Dangling => Some(SyntaxErrorKind::DanglingBackslash),
+                };
+                if let Some(kind) = kind {
+                    acc.errors += 1;
+                    if acc.first_error.is_none() {
+                        acc.first_error = Some((offset_in(base, text), kind));
+                    }
+                }
+            }
+            acc
+        },
+    ))
+}
+
+fn offset_in(base: &str, part: &str) -> usize {
+    part.as_ptr() as usize - base.as_ptr() as usize
+}
+
+/// One field of a line, as written (escapes not yet resolved).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawField<'a> {
+    /// The field text with unescaped outer whitespace removed; escapes intact.
+    pub raw: &'a str,
+    /// Whether `raw` contains a backslash (so decoding must allocate).
+    pub escaped: bool,
+    /// Byte offset of `raw` in the line.
+    pub offset: usize,
+}
+
+impl<'a> RawField<'a> {
+    /// The decoded value of a scalar field.
+    pub fn text(&self, sep: char) -> Cow<'a, str> {
+        if self.escaped {
+            Cow::Owned(unescape(self.raw, sep))
+        } else {
+            Cow::Borrowed(self.raw)
+        }
+    }
+
+    /// True when the field is empty after trimming.
+    pub fn is_empty(&self) -> bool {
+        self.raw.is_empty()
+    }
+}
+
+/// Splits a line into fields at unescaped `|` (`record ::= value ( "|" value )*`).
+///
+/// Fields are pushed to `out` (cleared first). Lexical errors (invalid or
+/// dangling escapes) are pushed to `errors`; the fields are still produced,
+/// with the offending sequences kept literally, so that header parsing can go
+/// on and report the other errors of the line.
+pub fn split_fields<'a>(
+    line: &'a str,
+    sep: char,
+    out: &mut Vec<RawField<'a>>,
+    errors: &mut Vec<SyntaxError>,
+) {
+    out.clear();
+    let mut rest = line;
+    loop {
+        // `field_value` never fails: fold_many0 accepts zero pieces.
+        let (after, (text, acc)) = match field_value(sep, line).parse(rest) {
+            Ok(ok) => ok,
+            Err(_) => (rest, ("", FieldAcc::default())),
+        };
+        if let Some((offset, kind)) = acc.first_error {
+            errors.push(SyntaxError { kind, offset });
+        }
+        let trimmed = trim_raw(text);
+        out.push(RawField {
+            raw: trimmed,
+            escaped: acc.escaped && trimmed.contains('\\'),
+            offset: offset_in(line, trimmed),
+        });
+        match preceded(tag::<&str, &str, ()>("|"), nom::combinator::rest).parse(after) {
+            Ok((_, tail)) => rest = tail,
+            Err(_) => break,
+        }
+    }
+}
+
+/// Trims unescaped outer whitespace from raw text (an escaped separator that
+/// is itself whitespace, like `\<TAB>`, is kept).
+pub fn trim_raw(s: &str) -> &str {
+    let start = s.trim_start();
+    let mut end = start.trim_end();
+    if end.len() < start.len() {
+        // Keep one whitespace char if it is escaped (odd run of backslashes).
+        let backslashes = end.bytes().rev().take_while(|&b| b == b'\\').count();
+        if backslashes % 2 == 1 {
+            let next = start[end.len()..].chars().next().map_or(0, char::len_utf8);
+            end = &start[..end.len() + next];
+        }
+    }
+    end
+}
+
+/// Resolves the escapes of raw text. Invalid escapes are kept literally (the
+/// lexer has already reported them); a dangling backslash is kept too.
+pub fn unescape(raw: &str, sep: char) -> String {
+    let mut out = String::with_capacity(raw.len());
+    unescape_into(raw, sep, &mut out);
+    out
+}
+
+/// [`unescape`] into an existing buffer (appends).
+pub fn unescape_into(raw: &str, sep: char, out: &mut String) {
+    let mut rest = raw;
+    while let Some(pos) = memchr::memchr(b'\\', rest.as_bytes()) {
+        out.push_str(&rest[..pos]);
+        let mut chars = rest[pos + 1..].chars();
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some(c) if is_escapable(c, sep) => out.push(c),
+            Some(c) => {
+                out.push('\\');
+                out.push(c);
+            }
+            None => out.push('\\'),
+        }
+        rest = chars.as_str();
+    }
+    out.push_str(rest);
+}
+
+/// One element of a list-typed field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Element<'a> {
+    /// The decoded element text (borrowed when nothing had to be decoded).
+    pub text: Cow<'a, str>,
+    /// Whether the element carries the selection marker `*`.
+    pub marked: bool,
+    /// Whether the element was written in quotes.
+    pub quoted: bool,
+}
+
+/// A run inside quotes: anything but `"` and `\`.
+fn quoted_run(i: &str) -> Res<'_, &str> {
+    let n = memchr2(b'"', b'\\', i.as_bytes()).unwrap_or(i.len());
+    if n == 0 {
+        Err(nom::Err::Error(()))
+    } else {
+        Ok((&i[n..], &i[..n]))
+    }
+}
+
+#[derive(Clone, Copy)]
+enum QPiece<'a> {
+    Run(&'a str),
+    Quote,
+    Esc(&'a str),
+}
+
+/// `quoted ::= '"' ( qchar | '""' | escape )* '"'` — returns the decoded text
+/// and whether its last character was an unescaped `*` (the marker written
+/// before the closing quote).
+fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), Error = ()> {
+    move |i: &'a str| {
+        let (i, _) = tag("\"").parse(i)?;
+        let mut pieces: Vec<QPiece<'a>> = Vec::new();
+        let (i, ()) = fold_many0(
+            alt((
+                map(quoted_run, QPiece::Run),
+                map(tag("\"\""), |_| QPiece::Quote),
+                map(consumed(escape(sep)), |(t, _)| QPiece::Esc(t)),
+            )),
+            || (),
+            |(), p| pieces.push(p),
+        )
+        .parse(i)?;
+        let (i, _) = tag("\"").parse(i)?;
+        let last_is_marker = matches!(pieces.last(), Some(QPiece::Run(r)) if r.ends_with('*'));
+        let text = match pieces.as_slice() {
+            [] => Cow::Borrowed(""),
+            [QPiece::Run(r)] => Cow::Borrowed(*r),
+            _ => {
+                let mut s = String::new();
+                for p in &pieces {
+                    match p {
+                        QPiece::Run(r) => s.push_str(r),
+                        QPiece::Quote => s.push('"'),
+                        QPiece::Esc(e) => unescape_into(e, sep, &mut s),
+                    }
+                }
+                Cow::Owned(s)
+            }
+        };
+        Ok((i, (text, last_is_marker)))
+    }
+}
+
+fn skip_ws(s: &str, sep: char) -> &str {
+    s.trim_start_matches(|c: char| c.is_whitespace() && c != sep)
+}
+
+/// Finds the next unescaped `sep` in raw text; returns its byte index.
+fn find_sep(raw: &str, sep: char) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    let mut from = 0;
+    if sep.is_ascii() {
+        let s = sep as u8;
+        while let Some(p) = memchr2(s, b'\\', &bytes[from..]) {
+            let at = from + p;
+            if bytes[at] == s {
+                return Some(at);
+            }
+            // skip the escape and the character it protects
+            from = at + 1 + raw[at + 1..].chars().next().map_or(0, char::len_utf8);
+            if from >= bytes.len() {
+                return None;
+            }
+        }
+        None
+    } else {
+        let mut chars = raw.char_indices();
+        while let Some((idx, c)) = chars.next() {
+            if c == '\\' {
+                chars.next();
+            } else if c == sep {
+                return Some(idx);
+            }
+        }
+        None
+    }
+}
+
+/// Splits the raw text of a list-typed field (`list ::= ( element ( SEP
+/// element )* )?`) into elements, pushed to `out` (cleared first).
+///
+/// An empty field is the empty list; a trailing separator adds an empty last
+/// element. Offsets in errors are relative to `raw`.
+pub fn split_list<'a>(raw: &'a str, sep: char, out: &mut Vec<Element<'a>>) -> Result<(), SyntaxError> {
+    out.clear();
+    if raw.is_empty() {
+        return Ok(());
+    }
+    let mut rest = raw;
+    loop {
+        rest = skip_ws(rest, sep);
+        if rest.starts_with('"') {
+            let start = offset_in(raw, rest);
+            let (after, (text, inner_marker)) = quoted(sep).parse(rest).map_err(|_| SyntaxError {
+                kind: SyntaxErrorKind::UnclosedQuote,
+                offset: start,
+            })?;
+            let mut marked = inner_marker;
+            let text = if inner_marker {
+                match text {
+                    Cow::Borrowed(t) => Cow::Borrowed(&t[..t.len() - 1]),
+                    Cow::Owned(mut t) => {
+                        t.pop();
+                        Cow::Owned(t)
+                    }
+                }
+            } else {
+                text
+            };
+            let mut after = skip_ws(after, sep);
+            if let Some(a) = after.strip_prefix('*') {
+                marked = true;
+                after = skip_ws(a, sep);
+            }
+            out.push(Element {
+                text,
+                marked,
+                quoted: true,
+            });
+            if after.is_empty() {
+                return Ok(());
+            }
+            if !after.starts_with(sep) {
+                return Err(SyntaxError {
+                    kind: SyntaxErrorKind::TextAfterQuote,
+                    offset: offset_in(raw, after),
+                });
+            }
+            rest = &after[sep.len_utf8()..];
+        } else {
+            let end = find_sep(rest, sep).unwrap_or(rest.len());
+            let mut part = trim_raw(&rest[..end]);
+            let mut marked = false;
+            if part.ends_with('*') {
+                let backslashes = part[..part.len() - 1].bytes().rev().take_while(|&b| b == b'\\').count();
+                if backslashes % 2 == 0 {
+                    marked = true;
+                    part = trim_raw(&part[..part.len() - 1]);
+                }
+            }
+            let text = if part.contains('\\') {
+                Cow::Owned(unescape(part, sep))
+            } else {
+                Cow::Borrowed(part)
+            };
+            out.push(Element {
+                text,
+                marked,
+                quoted: false,
+            });
+            if end == rest.len() {
+                return Ok(());
+            }
+            rest = &rest[end + sep.len_utf8()..];
+        }
+        if rest.is_empty() {
+            // trailing separator: an empty last element
+            out.push(Element {
+                text: Cow::Borrowed(""),
+                marked: false,
+                quoted: false,
+            });
+            return Ok(());
+        }
+    }
+}
+
+/// Splits a header entry at its first unescaped `=`: `(key_raw, value_raw)`,
+/// both trimmed, or `None` when there is no unescaped `=`.
+pub fn split_entry(raw: &str) -> Option<(&str, &str)> {
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let p = memchr2(b'=', b'\\', &bytes[i..])? + i;
+        if bytes[p] == b'=' {
+            return Some((trim_raw(&raw[..p]), trim_raw(&raw[p + 1..])));
+        }
+        i = p + 1 + raw[p + 1..].chars().next().map_or(0, char::len_utf8);
+    }
+    None
+}
+
+/// Position of the first invalid or dangling escape in `raw`, for a field
+/// whose text is reused elsewhere (header keys).
+pub fn first_bad_escape(raw: &str, sep: char) -> Option<SyntaxError> {
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    while let Some(p) = memchr::memchr(b'\\', &bytes[i..]) {
+        let at = i + p;
+        match raw[at + 1..].chars().next() {
+            None => {
+                return Some(SyntaxError {
+                    kind: SyntaxErrorKind::DanglingBackslash,
+                    offset: at,
+                })
+            }
+            Some(c) if !is_escapable(c, sep) => {
+                return Some(SyntaxError {
+                    kind: SyntaxErrorKind::InvalidEscape(c),
+                    offset: at,
+                })
+            }
+            Some(c) => i = at + 1 + c.len_utf8(),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(line: &str, sep: char) -> (Vec<String>, usize) {
+        let mut out = Vec::new();
+        let mut errs = Vec::new();
+        split_fields(line, sep, &mut out, &mut errs);
+        (out.iter().map(|f| f.text(sep).into_owned()).collect(), errs.len())
+    }
+
+    fn list(raw: &str, sep: char) -> Result<Vec<(String, bool)>, SyntaxErrorKind> {
+        let mut out = Vec::new();
+        split_list(raw, sep, &mut out).map_err(|e| e.kind)?;
+        Ok(out.into_iter().map(|e| (e.text.into_owned(), e.marked)).collect())
+    }
+
+    #[test]
+    fn fields_split_on_unescaped_pipes_and_trim() {
+        assert_eq!(fields(" a | b\\|c |", ','), (vec!["a".into(), "b|c".into(), "".into()], 0));
+        assert_eq!(fields("", ','), (vec!["".into()], 0));
+        assert_eq!(fields("a\\n x", ','), (vec!["a\n x".into()], 0));
+    }
+
+    #[test]
+    fn bad_escapes_are_reported_and_kept_literally() {
+        assert_eq!(fields("a\\qb|c", ','), (vec!["a\\qb".into(), "c".into()], 1));
+        assert_eq!(fields("a\\", ','), (vec!["a\\".into()], 1));
+        assert_eq!(fields("a\\;", ','), (vec!["a\\;".into()], 1));
+        assert_eq!(fields("a\\;", ';'), (vec!["a;".into()], 0));
+        // `\,` is valid whatever the separator
+        assert_eq!(fields("a\\,", ';'), (vec!["a,".into()], 0));
+    }
+
+    #[test]
+    fn escaped_whitespace_separator_survives_trimming() {
+        assert_eq!(trim_raw("a\\\t"), "a\\\t");
+        assert_eq!(trim_raw("a\\\\\t"), "a\\\\");
+        assert_eq!(trim_raw("  a  "), "a");
+    }
+
+    #[test]
+    fn lists_markers_and_quotes() {
+        assert_eq!(list("", ','), Ok(vec![]));
+        assert_eq!(list("a*, b ,c", ','), Ok(vec![("a".into(), true), ("b".into(), false), ("c".into(), false)]));
+        assert_eq!(list("a,", ','), Ok(vec![("a".into(), false), ("".into(), false)]));
+        assert_eq!(list("a\\*", ','), Ok(vec![("a*".into(), false)]));
+        assert_eq!(list("\"x, y\"*,z", ','), Ok(vec![("x, y".into(), true), ("z".into(), false)]));
+        assert_eq!(list("\"x*\",z", ','), Ok(vec![("x".into(), true), ("z".into(), false)]));
+        assert_eq!(list("\"x\\*\",z", ','), Ok(vec![("x*".into(), false), ("z".into(), false)]));
+        assert_eq!(list("\"say \"\"hi\"\"\"", ','), Ok(vec![("say \"hi\"".into(), false)]));
+        assert_eq!(list("\"\"", ','), Ok(vec![("".into(), false)]));
+        assert_eq!(list("\\\"a,b", ','), Ok(vec![("\"a".into(), false), ("b".into(), false)]));
+        assert_eq!(list("a\"b", ','), Ok(vec![("a\"b".into(), false)]));
+        assert_eq!(list("\"open", ','), Err(SyntaxErrorKind::UnclosedQuote));
+        assert_eq!(list("\"a\"x,b", ','), Err(SyntaxErrorKind::TextAfterQuote));
+        assert_eq!(list("a;b\\;c", ';'), Ok(vec![("a".into(), false), ("b;c".into(), false)]));
+    }
+
+    #[test]
+    fn entries_split_at_first_unescaped_equals() {
+        assert_eq!(split_entry(" k = a=b "), Some(("k", "a=b")));
+        assert_eq!(split_entry("k\\=v"), None);
+        assert_eq!(split_entry("noeq"), None);
+    }
+}

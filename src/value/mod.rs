@@ -1,0 +1,328 @@
+//! The dynamic path: `.mini` text + [`Contract`] → [`Document`] → the
+//! canonical JSON object (`serde_json::Value`, key order preserved), and
+//! back with [`dumps`].
+
+mod compare;
+mod dumps;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use compare::equivalent;
+pub use dumps::dumps;
+
+use crate::check::{self, HeaderInfo, RecordOutcome, Scratch, Uniques};
+use crate::contract::Contract;
+use crate::error::{Code, Diagnostic, Error, Result};
+use crate::syntax::{self, Line};
+
+/// One valid record and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// 1-based physical line.
+    pub line: usize,
+    /// 0-based position among the record lines (valid or not).
+    pub index: usize,
+    /// The canonical record object.
+    pub value: Map<String, Value>,
+}
+
+/// A parsed document: the header read, the valid records, and every error.
+///
+/// [`crate::parse`] returns one only when there is no error;
+/// [`crate::parse_lenient`] always returns one.
+#[derive(Debug, Clone)]
+pub struct Document {
+    header: Option<HeaderInfo>,
+    records_key: String,
+    records: Vec<Record>,
+    errors: Vec<Diagnostic>,
+    record_lines: usize,
+    last_line_cut: bool,
+}
+
+/// The account of a parse: what was declared, received, valid and missing.
+///
+/// Unknown stays unknown: when `n` is absent or ill-typed, `declared_n`,
+/// `missing_records` and `excess_records` are `None` (JSON `null`), never 0.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostics {
+    /// True when the document has no error at all.
+    pub ok: bool,
+    /// The header prefix as written (`None` without a header line).
+    pub prefix: Option<String>,
+    /// The header `n` when present and well typed.
+    pub declared_n: Option<u64>,
+    /// Significant lines after the header (valid or not).
+    pub record_lines: usize,
+    /// Records accepted.
+    pub valid_records: usize,
+    /// Physical lines of the accepted records.
+    pub valid_lines: Vec<usize>,
+    /// Physical lines with at least one error, ascending (header excluded).
+    pub invalid_lines: Vec<usize>,
+    /// `n − record_lines` when positive; 0 when none are missing; `None`
+    /// when `n` is unknown.
+    pub missing_records: Option<u64>,
+    /// `record_lines − n` when positive; `None` when `n` is unknown.
+    pub excess_records: Option<u64>,
+    /// `Some(true)` when lines are missing or the last record line looks cut
+    /// (too few fields, dangling backslash, unclosed quote); `Some(false)`
+    /// when `n` is known and nothing is missing or cut; `None` when `n` is
+    /// unknown and the last line looks complete.
+    pub truncated: Option<bool>,
+    /// Every error.
+    pub errors: Vec<Diagnostic>,
+}
+
+impl Document {
+    /// Whether a header line was found (false only for E01).
+    pub fn has_header(&self) -> bool {
+        self.header.is_some()
+    }
+
+    /// The prefix written in the header.
+    pub fn prefix(&self) -> Option<&str> {
+        self.header.as_ref().map(|h| h.prefix.as_str())
+    }
+
+    /// The canonical header object (typed keys, unknown keys as strings,
+    /// defaults applied).
+    pub fn header(&self) -> Option<&Map<String, Value>> {
+        self.header.as_ref().map(|h| &h.map)
+    }
+
+    /// The header `n`, when present and well typed.
+    pub fn declared_n(&self) -> Option<u64> {
+        self.header.as_ref().and_then(|h| h.n)
+    }
+
+    /// The valid records.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// Every error found (empty for a valid document).
+    pub fn errors(&self) -> &[Diagnostic] {
+        &self.errors
+    }
+
+    /// True when there is no error.
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// Number of record lines (valid or not).
+    pub fn record_lines(&self) -> usize {
+        self.record_lines
+    }
+
+    /// The key of the records array in the canonical object.
+    pub fn records_key(&self) -> &str {
+        &self.records_key
+    }
+
+    /// The canonical object: `{"prefix", "header", "<records_key>": [...]}`
+    /// with the valid records. Without a header line (E01) the prefix is
+    /// null and the header empty.
+    pub fn to_canonical(&self) -> Value {
+        let mut m = Map::with_capacity(3);
+        m.insert(
+            "prefix".to_string(),
+            self.prefix().map_or(Value::Null, |p| Value::String(p.to_string())),
+        );
+        m.insert(
+            "header".to_string(),
+            Value::Object(self.header().cloned().unwrap_or_default()),
+        );
+        m.insert(
+            self.records_key.clone(),
+            Value::Array(self.records.iter().map(|r| Value::Object(r.value.clone())).collect()),
+        );
+        Value::Object(m)
+    }
+
+    /// Consumes the document into its canonical object.
+    pub fn into_canonical(self) -> Value {
+        let mut m = Map::with_capacity(3);
+        let (prefix, header) = match self.header {
+            Some(h) => (Value::String(h.prefix), h.map),
+            None => (Value::Null, Map::new()),
+        };
+        m.insert("prefix".to_string(), prefix);
+        m.insert("header".to_string(), Value::Object(header));
+        m.insert(
+            self.records_key,
+            Value::Array(self.records.into_iter().map(|r| Value::Object(r.value)).collect()),
+        );
+        Value::Object(m)
+    }
+
+    /// The account of the parse (see [`Diagnostics`]).
+    pub fn diagnostics(&self) -> Diagnostics {
+        let header_line = self.header.as_ref().map_or(0, |h| h.line);
+        let mut invalid: Vec<usize> = self
+            .errors
+            .iter()
+            .map(Diagnostic::line)
+            .filter(|&l| l > header_line && header_line > 0)
+            .collect();
+        invalid.sort_unstable();
+        invalid.dedup();
+        let n = self.declared_n();
+        let lines = self.record_lines as u64;
+        let missing = n.map(|n| n.saturating_sub(lines));
+        let excess = n.map(|n| lines.saturating_sub(n));
+        let cut = self.record_lines > 0 && self.last_line_cut;
+        let truncated = match missing {
+            Some(m) if m > 0 => Some(true),
+            _ if cut => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        };
+        Diagnostics {
+            ok: self.errors.is_empty(),
+            prefix: self.prefix().map(str::to_string),
+            declared_n: n,
+            record_lines: self.record_lines,
+            valid_records: self.records.len(),
+            valid_lines: self.records.iter().map(|r| r.line).collect(),
+            invalid_lines: invalid,
+            missing_records: missing,
+            excess_records: excess,
+            truncated,
+            errors: self.errors.clone(),
+        }
+    }
+}
+
+/// Incremental parser state shared by the whole-text parse and the
+/// streaming reader: feed it complete lines, then finish.
+#[derive(Debug)]
+pub(crate) struct Parser<'c> {
+    contract: &'c Contract,
+    header: Option<HeaderInfo>,
+    uniques: Uniques,
+    records: Vec<Record>,
+    errors: Vec<Diagnostic>,
+    record_lines: usize,
+    last_line_cut: bool,
+}
+
+impl<'c> Parser<'c> {
+    pub(crate) fn new(contract: &'c Contract) -> Self {
+        Parser {
+            contract,
+            header: None,
+            uniques: Uniques::new(contract),
+            records: Vec::new(),
+            errors: Vec::new(),
+            record_lines: 0,
+            last_line_cut: false,
+        }
+    }
+
+    /// Feeds one significant line; returns the index of the record it
+    /// produced, if it was a valid record line.
+    pub(crate) fn line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Option<usize> {
+        let Some(header) = &self.header else {
+            self.header = Some(check::check_header(line, self.contract, &mut self.errors));
+            return None;
+        };
+        let index = self.record_lines;
+        self.record_lines += 1;
+        let outcome = check::check_record(line, self.contract, header, &mut self.uniques, scratch, &mut self.errors);
+        self.last_line_cut = scratch.looked_cut();
+        match outcome {
+            RecordOutcome::Valid(values) => {
+                self.records.push(Record {
+                    line: line.number,
+                    index,
+                    value: check::record_json(self.contract, &values),
+                });
+                Some(self.records.len() - 1)
+            }
+            RecordOutcome::Invalid => None,
+        }
+    }
+
+    pub(crate) fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    pub(crate) fn finish(mut self) -> Document {
+        match &self.header {
+            None => self.errors.push(Diagnostic::new(
+                Code::E01,
+                0,
+                None,
+                "empty document: header missing",
+            )),
+            Some(h) => {
+                if let Some(n) = h.n {
+                    if n != self.record_lines as u64 {
+                        self.errors.push(Diagnostic::new(
+                            Code::E04,
+                            0,
+                            None,
+                            format!(
+                                "header declares n={n} but document has {} record lines",
+                                self.record_lines
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Document {
+            header: self.header,
+            records_key: self.contract.records_key().to_string(),
+            records: self.records,
+            errors: self.errors,
+            record_lines: self.record_lines,
+            last_line_cut: self.last_line_cut,
+        }
+    }
+}
+
+/// Parses `text` leniently: never fails. The document holds the valid
+/// records and every error (an empty text gives a document carrying E01).
+pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
+    let mut p = Parser::new(contract);
+    let mut scratch = Scratch::new();
+    for line in syntax::lines(text) {
+        p.line(line, &mut scratch);
+    }
+    p.finish()
+}
+
+/// Parses `text` strictly: the document if it is valid, otherwise an
+/// [`Error`] listing every error found.
+pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
+    let doc = parse_lenient(text, contract);
+    if doc.errors.is_empty() {
+        Ok(doc)
+    } else {
+        Err(Error::invalid(doc.errors))
+    }
+}
+
+/// The prefix named by the first significant line of `text`, if any.
+pub fn detect_prefix(text: &str) -> Option<String> {
+    let line = syntax::lines(text).next()?;
+    let mut fields = Vec::new();
+    let mut errs = Vec::new();
+    syntax::split_fields(line.text, ',', &mut fields, &mut errs);
+    let p = fields.first()?.text(',').into_owned();
+    (!p.is_empty()).then_some(p)
+}
+
+/// Checks that `bytes` are UTF-8; on failure the error gives the 1-based
+/// line and the byte offset of the first invalid sequence.
+pub fn from_utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::utf8(line, at)
+    })
+}
