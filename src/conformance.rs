@@ -93,15 +93,24 @@ pub struct Runner {
 type Pairs = BTreeSet<(String, usize)>;
 
 fn pairs(diags: &[Diagnostic]) -> Pairs {
-    diags.iter().map(|d| (d.code().to_string(), d.line())).collect()
+    diags
+        .iter()
+        .map(|d| (d.code().to_string(), d.line()))
+        .collect()
 }
 
 fn expected_pairs(v: &Value) -> std::result::Result<Pairs, String> {
     let arr = v.as_array().ok_or("expected.errors is not an array")?;
     arr.iter()
         .map(|e| {
-            let code = e.get("code").and_then(Value::as_str).ok_or("error without code")?;
-            let line = e.get("line").and_then(Value::as_u64).ok_or("error without line")?;
+            let code = e
+                .get("code")
+                .and_then(Value::as_str)
+                .ok_or("error without code")?;
+            let line = e
+                .get("line")
+                .and_then(Value::as_u64)
+                .ok_or("error without line")?;
             Ok((code.to_string(), line as usize))
         })
         .collect()
@@ -115,7 +124,10 @@ fn show(p: &Pairs) -> String {
 fn compact(v: &Value) -> String {
     let s = v.to_string();
     if s.len() > 400 {
-        format!("{}…", &s[..s.char_indices().nth(400).map_or(s.len(), |(i, _)| i)])
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(400).map_or(s.len(), |(i, _)| i)]
+        )
     } else {
         s
     }
@@ -138,13 +150,17 @@ impl Runner {
                 return Contract::from_path(&p).map_err(|e| format!("family '{name}': {e}"));
             }
         }
-        Err(format!("family '{name}' not found (looked in DIR/forks and --forks)"))
+        Err(format!(
+            "family '{name}' not found (looked in DIR/forks and --forks)"
+        ))
     }
 
     fn contract_of(&self, case: &Case, dir: &Path) -> std::result::Result<Contract, String> {
         match (&case.family, &case.contract) {
             (Some(f), _) => self.family(f, dir),
-            (None, Some(c)) => Contract::from_value(c.clone()).map_err(|e| format!("embedded contract: {e}")),
+            (None, Some(c)) => {
+                Contract::from_value(c.clone()).map_err(|e| format!("embedded contract: {e}"))
+            }
             (None, None) => Err("case has neither family nor contract".to_string()),
         }
     }
@@ -162,14 +178,22 @@ impl Runner {
                     return match res {
                         Ok(_) => Err(format!("accepted; expected errors {}", show(&want))),
                         Err(e) if pairs(e.diagnostics()) == want => Ok(()),
-                        Err(e) => Err(format!("errors {} != expected {} ({e})", show(&pairs(e.diagnostics())), show(&want))),
+                        Err(e) => Err(format!(
+                            "errors {} != expected {} ({e})",
+                            show(&pairs(e.diagnostics())),
+                            show(&want)
+                        )),
                     };
                 }
                 let doc = res.map_err(|e| format!("rejected: {e}"))?;
                 let got = doc.to_canonical();
                 if let Some(want) = exp.get("canonical") {
                     if !equivalent(&got, want) {
-                        return Err(format!("canonical {} != expected {}", compact(&got), compact(want)));
+                        return Err(format!(
+                            "canonical {} != expected {}",
+                            compact(&got),
+                            compact(want)
+                        ));
                     }
                 }
                 if let Some(mini) = exp.get("mini").and_then(Value::as_str) {
@@ -194,7 +218,11 @@ impl Runner {
                     None => Pairs::new(),
                 };
                 if got_pairs != want_pairs {
-                    return Err(format!("errors {} != expected {}", show(&got_pairs), show(&want_pairs)));
+                    return Err(format!(
+                        "errors {} != expected {}",
+                        show(&got_pairs),
+                        show(&want_pairs)
+                    ));
                 }
                 match exp.get("canonical") {
                     Some(want) => {
@@ -203,7 +231,11 @@ impl Runner {
                         }
                         let got = doc.to_canonical();
                         if !equivalent(&got, want) {
-                            return Err(format!("canonical {} != expected {}", compact(&got), compact(want)));
+                            return Err(format!(
+                                "canonical {} != expected {}",
+                                compact(&got),
+                                compact(want)
+                            ));
                         }
                     }
                     None => {
@@ -215,9 +247,13 @@ impl Runner {
                 if let Some(d) = exp.get("diagnostics") {
                     let diag = doc.diagnostics();
                     if let Some(want) = d.get("invalid_lines") {
-                        let want: Vec<usize> = serde_json::from_value(want.clone()).map_err(|e| e.to_string())?;
+                        let want: Vec<usize> =
+                            serde_json::from_value(want.clone()).map_err(|e| e.to_string())?;
                         if diag.invalid_lines != want {
-                            return Err(format!("invalid_lines {:?} != expected {want:?}", diag.invalid_lines));
+                            return Err(format!(
+                                "invalid_lines {:?} != expected {want:?}",
+                                diag.invalid_lines
+                            ));
                         }
                     }
                     if let Some(want) = d.get("missing_records").and_then(Value::as_u64) {
@@ -226,7 +262,10 @@ impl Runner {
                         // unknown (None), which claims nothing (ADR 0006).
                         let got = diag.missing_records.unwrap_or(0);
                         if got != want {
-                            return Err(format!("missing_records {:?} != expected {want}", diag.missing_records));
+                            return Err(format!(
+                                "missing_records {:?} != expected {want}",
+                                diag.missing_records
+                            ));
                         }
                     }
                 }
@@ -244,13 +283,20 @@ impl Runner {
                         let want = expected_pairs(errs)?;
                         let got = pairs(e.diagnostics());
                         if got.is_empty() || !got.is_subset(&want) {
-                            return Err(format!("errors {} not among expected {} ({e})", show(&got), show(&want)));
+                            return Err(format!(
+                                "errors {} not among expected {} ({e})",
+                                show(&got),
+                                show(&want)
+                            ));
                         }
                     }
                     return Ok(());
                 }
                 let text = res.map_err(|e| format!("dumps failed: {e}"))?;
-                let want = exp.get("mini").and_then(Value::as_str).ok_or("expected.mini missing")?;
+                let want = exp
+                    .get("mini")
+                    .and_then(Value::as_str)
+                    .ok_or("expected.mini missing")?;
                 if text != want {
                     return Err(format!("dumps {text:?} != expected {want:?}"));
                 }
@@ -272,7 +318,8 @@ impl Runner {
                 let child = self.contract_of(case, dir)?;
                 let parent = match &case.parent {
                     Some(Value::String(p)) => self.family(p, dir)?,
-                    Some(v @ Value::Object(_)) => Contract::from_value(v.clone()).map_err(|e| format!("parent contract: {e}"))?,
+                    Some(v @ Value::Object(_)) => Contract::from_value(v.clone())
+                        .map_err(|e| format!("parent contract: {e}"))?,
                     _ => return Err("fork case without parent".to_string()),
                 };
                 let got = pairs(&check_fork(&child, &parent));
@@ -289,7 +336,11 @@ impl Runner {
     /// Runs every `cases/*.json` under `dir` (or every `*.json` in `dir`
     /// itself when it has no `cases/` folder).
     pub fn run_dir(&self, dir: &Path) -> Result<Report> {
-        let cases_dir = if dir.join("cases").is_dir() { dir.join("cases") } else { dir.to_path_buf() };
+        let cases_dir = if dir.join("cases").is_dir() {
+            dir.join("cases")
+        } else {
+            dir.to_path_buf()
+        };
         let mut files: Vec<PathBuf> = std::fs::read_dir(&cases_dir)
             .map_err(|e| Error::message(format!("cannot read {}: {e}", cases_dir.display())))?
             .filter_map(|e| e.ok().map(|e| e.path()))

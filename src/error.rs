@@ -162,11 +162,6 @@ impl Diagnostic {
     pub fn message(&self) -> &str {
         &self.message
     }
-
-    pub(crate) fn with_line(mut self, line: usize) -> Self {
-        self.line = line;
-        self
-    }
 }
 
 impl fmt::Display for Diagnostic {

@@ -24,6 +24,8 @@
 #![warn(missing_docs)]
 
 pub mod check;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod conformance;
 pub mod contract;
 mod error;
@@ -32,4 +34,12 @@ pub mod value;
 
 pub use contract::{Contract, Registry};
 pub use error::{Code, Diagnostic, Error, Limit, Result};
-pub use value::{detect_prefix, dumps, from_utf8, parse, parse_lenient, Diagnostics, Document, Record};
+pub use value::{
+    detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
+    Diagnostics, Document, ParseOptions, Record,
+};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -17,7 +17,12 @@ fn upstream_dir() -> PathBuf {
 
 fn print_failures(report: &Report) {
     for o in report.outcomes.iter().filter(|o| o.failure.is_some()) {
-        eprintln!("FAIL {} ({}): {}", o.id, o.file.display(), o.failure.as_deref().unwrap_or(""));
+        eprintln!(
+            "FAIL {} ({}): {}",
+            o.id,
+            o.file.display(),
+            o.failure.as_deref().unwrap_or("")
+        );
     }
 }
 
@@ -33,16 +38,25 @@ fn upstream_suite_passes() {
     let report = Runner::default().run_dir(&dir).expect("suite readable");
     print_failures(&report);
     eprintln!("upstream: {}", report.summary());
-    assert_eq!(report.outcomes.len(), 376, "the upstream suite has 376 cases");
+    assert_eq!(
+        report.outcomes.len(),
+        376,
+        "the upstream suite has 376 cases"
+    );
     assert_eq!(report.failed(), 0, "{}", report.summary());
 }
 
 #[test]
 fn own_suite_passes() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("conformance");
-    let report = Runner::new([upstream_dir().join("forks")]).run_dir(&dir).expect("own cases readable");
+    let report = Runner::new([upstream_dir().join("forks")])
+        .run_dir(&dir)
+        .expect("own cases readable");
     print_failures(&report);
     eprintln!("own: {}", report.summary());
-    assert!(!report.outcomes.is_empty(), "no own cases found under conformance/cases");
+    assert!(
+        !report.outcomes.is_empty(),
+        "no own cases found under conformance/cases"
+    );
     assert_eq!(report.failed(), 0, "{}", report.summary());
 }

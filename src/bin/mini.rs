@@ -1,1 +1,6 @@
-fn main() {}
+//! The `mini` command-line tool; see `mini --help`.
+#![forbid(unsafe_code)]
+
+fn main() {
+    std::process::exit(mini::cli::main());
+}

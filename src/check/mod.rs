@@ -109,7 +109,9 @@ pub fn atom_to_json(a: &Atom<'_>) -> Value {
         Atom::Bool(b) => Value::Bool(*b),
         Atom::Int(s) => number_value(s),
         Atom::Float(s) => {
-            let text = number::Dec::parse(s).map(|d| d.format(true)).unwrap_or_else(|| s.to_string());
+            let text = number::Dec::parse(s)
+                .map(|d| d.format(true))
+                .unwrap_or_else(|| s.to_string());
             number_value(&text)
         }
     }
@@ -134,10 +136,17 @@ fn typed_list<'a>(
             marked.push(i);
         }
         if e.text.is_empty() && item.ty != ScalarType::Str {
-            let code = if item.ty == ScalarType::Enum { Code::E10 } else { Code::E06 };
+            let code = if item.ty == ScalarType::Enum {
+                Code::E10
+            } else {
+                Code::E06
+            };
             return Err((code, format!("element {} is empty", i + 1)));
         }
-        atoms.push(check_atom(e.text, item, false).map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?);
+        atoms.push(
+            check_atom(e.text, item, false)
+                .map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?,
+        );
     }
     Ok((atoms, marked))
 }
@@ -152,7 +161,10 @@ fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Viola
     }
     if let Some(key) = &arity.count_key {
         if let Some(k) = header.count(key).filter(|&k| k != n64) {
-            return Err((Code::E07, format!("list has {n} elements but header {key}={k}")));
+            return Err((
+                Code::E07,
+                format!("list has {n} elements but header {key}={k}"),
+            ));
         }
     }
     Ok(())
@@ -161,10 +173,20 @@ fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Viola
 fn check_marker(rule: MarkerRule, marked: Vec<usize>) -> Result<Selection, Violation> {
     let n = marked.len();
     match rule {
-        MarkerRule::ExactlyOne if n != 1 => Err((Code::E08, format!("exactly one element must carry *, found {n}"))),
-        MarkerRule::AtLeastOne if n == 0 => Err((Code::E08, "at least one element must carry *".to_string())),
-        MarkerRule::AtMostOne if n > 1 => Err((Code::E08, format!("at most one element may carry *, found {n}"))),
-        MarkerRule::ExactlyOne | MarkerRule::AtMostOne => Ok(Selection::One(marked.first().copied())),
+        MarkerRule::ExactlyOne if n != 1 => Err((
+            Code::E08,
+            format!("exactly one element must carry *, found {n}"),
+        )),
+        MarkerRule::AtLeastOne if n == 0 => {
+            Err((Code::E08, "at least one element must carry *".to_string()))
+        }
+        MarkerRule::AtMostOne if n > 1 => Err((
+            Code::E08,
+            format!("at most one element may carry *, found {n}"),
+        )),
+        MarkerRule::ExactlyOne | MarkerRule::AtMostOne => {
+            Ok(Selection::One(marked.first().copied()))
+        }
         MarkerRule::AtLeastOne | MarkerRule::Any => Ok(Selection::Many(marked)),
     }
 }
@@ -172,16 +194,23 @@ fn check_marker(rule: MarkerRule, marked: Vec<usize>) -> Result<Selection, Viola
 /// Checks the raw text of a field of shape `kind`. `name` is used for
 /// component names in errors. Returns the value or `(code, message,
 /// field-suffix)`.
+/// Where a value is checked: the separator, the header facts (count keys)
+/// and whether the value is a header entry.
+struct Place<'h> {
+    sep: char,
+    header: &'h HeaderInfo,
+    in_header: bool,
+}
+
 fn check_kind<'a>(
     raw: &RawField<'a>,
     kind: &Kind,
     optional: bool,
-    sep: char,
-    header: &HeaderInfo,
+    place: &Place<'_>,
     elements: &mut Vec<Element<'a>>,
-    in_header: bool,
     cut: &mut bool,
 ) -> Result<FieldValue<'a>, (Code, String, Option<String>)> {
+    let (sep, header, in_header) = (place.sep, place.header, place.in_header);
     let mut split = |raw: &'a str, elements: &mut Vec<Element<'a>>| {
         syntax::split_list(raw, sep, elements).map_err(|e| {
             if e.kind == syntax::SyntaxErrorKind::UnclosedQuote {
@@ -202,7 +231,9 @@ fn check_kind<'a>(
                 }
                 return Err((Code::E06, "required value is empty".to_string(), None));
             }
-            check_atom(raw.text(sep), s, true).map(FieldValue::Atom).map_err(plain)
+            check_atom(raw.text(sep), s, true)
+                .map(FieldValue::Atom)
+                .map_err(plain)
         }
         Kind::List { item, arity } | Kind::MList { item, arity, .. } => {
             if raw.is_empty() && optional {
@@ -217,7 +248,11 @@ fn check_kind<'a>(
                     Ok(FieldValue::MList(atoms, sel))
                 }
                 _ if in_header => Ok(FieldValue::List(atoms)),
-                _ if !marked.is_empty() => Err((Code::E08, "marker * not allowed in a plain list".to_string(), None)),
+                _ if !marked.is_empty() => Err((
+                    Code::E08,
+                    "marker * not allowed in a plain list".to_string(),
+                    None,
+                )),
                 _ => Ok(FieldValue::List(atoms)),
             }
         }
@@ -229,21 +264,33 @@ fn check_kind<'a>(
             if elements.len() != comps.len() {
                 return Err((
                     Code::E07,
-                    format!("tuple expects {} components, got {}", comps.len(), elements.len()),
+                    format!(
+                        "tuple expects {} components, got {}",
+                        comps.len(),
+                        elements.len()
+                    ),
                     None,
                 ));
             }
             let mut out = Vec::with_capacity(comps.len());
             for (c, e) in comps.iter().zip(elements.drain(..)) {
                 if e.marked && !in_header {
-                    return Err((Code::E08, "marker * not allowed inside a tuple".to_string(), None));
+                    return Err((
+                        Code::E08,
+                        "marker * not allowed inside a tuple".to_string(),
+                        None,
+                    ));
                 }
                 if e.text.is_empty() {
                     if c.optional {
                         out.push(None);
                         continue;
                     }
-                    return Err((Code::E06, format!("tuple component '{}' is empty", c.name), Some(c.name.clone())));
+                    return Err((
+                        Code::E06,
+                        format!("tuple component '{}' is empty", c.name),
+                        Some(c.name.clone()),
+                    ));
                 }
                 match check_atom(e.text, &c.scalar, true) {
                     Ok(a) => out.push(Some(a)),
@@ -256,7 +303,11 @@ fn check_kind<'a>(
 }
 
 /// Parses the header line (SPEC 1.1 §5), pushing its errors to `diags`.
-pub fn check_header(line: Line<'_>, contract: &Contract, diags: &mut Vec<Diagnostic>) -> HeaderInfo {
+pub fn check_header(
+    line: Line<'_>,
+    contract: &Contract,
+    diags: &mut Vec<Diagnostic>,
+) -> HeaderInfo {
     let sep = contract.separator();
     let ln = line.number;
     let mut fields = Vec::new();
@@ -265,7 +316,10 @@ pub fn check_header(line: Line<'_>, contract: &Contract, diags: &mut Vec<Diagnos
     for e in &syntax_errors {
         diags.push(syntax_diag(ln, None, e));
     }
-    let prefix = fields.first().map(|f| f.text(sep).into_owned()).unwrap_or_default();
+    let prefix = fields
+        .first()
+        .map(|f| f.text(sep).into_owned())
+        .unwrap_or_default();
     let mut info = HeaderInfo {
         prefix,
         line: ln,
@@ -277,7 +331,11 @@ pub fn check_header(line: Line<'_>, contract: &Contract, diags: &mut Vec<Diagnos
             Code::E02,
             ln,
             None,
-            format!("header prefix '{}' does not match contract '{}'", info.prefix, contract.prefix()),
+            format!(
+                "header prefix '{}' does not match contract '{}'",
+                info.prefix,
+                contract.prefix()
+            ),
         ));
     }
     let mut seen: HashSet<String> = HashSet::new();
@@ -297,7 +355,12 @@ pub fn check_header(line: Line<'_>, contract: &Contract, diags: &mut Vec<Diagnos
         };
         let key = syntax::unescape(key_raw, sep);
         if !seen.insert(key.clone()) {
-            diags.push(diag(Code::E12, ln, &key, format!("header key '{key}' is repeated (the first one counts)")));
+            diags.push(diag(
+                Code::E12,
+                ln,
+                &key,
+                format!("header key '{key}' is repeated (the first one counts)"),
+            ));
             continue;
         }
         if key == "n" {
@@ -309,11 +372,18 @@ pub fn check_header(line: Line<'_>, contract: &Contract, diags: &mut Vec<Diagnos
             offset: 0,
         };
         let Some(hk) = contract.header_key(&key) else {
-            info.map.insert(key, Value::String(value.text(sep).into_owned()));
+            info.map
+                .insert(key, Value::String(value.text(sep).into_owned()));
             continue;
         };
         let mut cut = false;
-        match check_kind(&value, &hk.kind, false, sep, &info, &mut elements, true, &mut cut) {
+        let place = Place {
+            sep,
+            header: &info,
+            in_header: true,
+        };
+        let res = check_kind(&value, &hk.kind, false, &place, &mut elements, &mut cut);
+        match res {
             Ok(v) => {
                 let json = field_json(&v, &hk.kind, None);
                 if key == "n" {
@@ -342,9 +412,19 @@ pub fn check_header(line: Line<'_>, contract: &Contract, diags: &mut Vec<Diagnos
             continue;
         }
         if hk.name == "n" {
-            diags.push(Diagnostic::new(Code::E03, ln, None, "header must declare n=<record count>"));
+            diags.push(Diagnostic::new(
+                Code::E03,
+                ln,
+                None,
+                "header must declare n=<record count>",
+            ));
         } else if hk.required {
-            diags.push(diag(Code::E12, ln, &hk.name, format!("required header key '{}' missing", hk.name)));
+            diags.push(diag(
+                Code::E12,
+                ln,
+                &hk.name,
+                format!("required header key '{}' missing", hk.name),
+            ));
         } else if let Some(d) = &hk.default {
             info.map.insert(hk.name.clone(), d.clone());
         }
@@ -358,9 +438,13 @@ pub fn field_json(v: &FieldValue<'_>, kind: &Kind, default: Option<&Value>) -> V
     match v {
         FieldValue::Default => default.cloned().unwrap_or(Value::Null),
         FieldValue::Atom(a) => atom_to_json(a),
-        FieldValue::List(items) | FieldValue::MList(items, _) => Value::Array(items.iter().map(atom_to_json).collect()),
+        FieldValue::List(items) | FieldValue::MList(items, _) => {
+            Value::Array(items.iter().map(atom_to_json).collect())
+        }
         FieldValue::Tuple(parts) => {
-            let Kind::Tuple(comps) = kind else { return Value::Null };
+            let Kind::Tuple(comps) = kind else {
+                return Value::Null;
+            };
             let mut m = Map::with_capacity(comps.len());
             for (c, p) in comps.iter().zip(parts) {
                 m.insert(c.name.clone(), p.as_ref().map_or(Value::Null, atom_to_json));
@@ -450,11 +534,19 @@ pub fn check_record<'a>(
     scratch.cut = false;
     syntax::split_fields(line.text, sep, &mut scratch.fields, &mut scratch.syntax);
     if let Some(e) = scratch.syntax.first() {
-        scratch.cut = scratch.syntax.iter().any(|e| e.kind == syntax::SyntaxErrorKind::DanglingBackslash);
+        scratch.cut = scratch
+            .syntax
+            .iter()
+            .any(|e| e.kind == syntax::SyntaxErrorKind::DanglingBackslash);
         let more = scratch.syntax.len() - 1;
         let mut d = syntax_diag(ln, None, e);
         if more > 0 {
-            d = Diagnostic::new(Code::E09, ln, None, format!("{e} (and {more} more escape error(s))"));
+            d = Diagnostic::new(
+                Code::E09,
+                ln,
+                None,
+                format!("{e} (and {more} more escape error(s))"),
+            );
         }
         diags.push(d);
         return RecordOutcome::Invalid;
@@ -492,7 +584,19 @@ pub fn check_record<'a>(
             values.push(FieldValue::Default);
             continue;
         };
-        match check_kind(raw, &f.kind, f.optional, sep, header, &mut scratch.elements, false, &mut scratch.cut) {
+        let place = Place {
+            sep,
+            header,
+            in_header: false,
+        };
+        match check_kind(
+            raw,
+            &f.kind,
+            f.optional,
+            &place,
+            &mut scratch.elements,
+            &mut scratch.cut,
+        ) {
             Ok(v) => values.push(v),
             Err((code, msg, comp)) => {
                 let name = match comp {
@@ -506,9 +610,17 @@ pub fn check_record<'a>(
     }
     let mut clashes = false;
     for (i, f) in fields.iter().enumerate() {
-        if f.unique && unique_key(&values[i], &mut scratch.key) && uniques.seen[i].contains(&scratch.key) {
+        if f.unique
+            && unique_key(&values[i], &mut scratch.key)
+            && uniques.seen[i].contains(&scratch.key)
+        {
             clashes = true;
-            diags.push(diag(Code::E11, ln, &f.name, format!("duplicate value in unique field '{}'", f.name)));
+            diags.push(diag(
+                Code::E11,
+                ln,
+                &f.name,
+                format!("duplicate value in unique field '{}'", f.name),
+            ));
         }
     }
     if clashes || diags.len() > before {
@@ -542,7 +654,10 @@ fn insert_field(m: &mut Map<String, Value>, f: &Field, v: &FieldValue<'_>) {
             _,
         ) => {
             let (items, sel) = match v {
-                FieldValue::MList(items, s) => (Value::Array(items.iter().map(atom_to_json).collect()), selection_json(s)),
+                FieldValue::MList(items, s) => (
+                    Value::Array(items.iter().map(atom_to_json).collect()),
+                    selection_json(s),
+                ),
                 _ => (f.default.clone().unwrap_or(Value::Null), Value::Null),
             };
             m.insert(items_key.clone(), items);

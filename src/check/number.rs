@@ -298,7 +298,10 @@ mod tests {
     fn canonical_forms() {
         assert_eq!(canonical_int("007"), "7");
         assert_eq!(canonical_int("-000"), "0");
-        assert_eq!(canonical_int("123456789012345678901234567890"), "123456789012345678901234567890");
+        assert_eq!(
+            canonical_int("123456789012345678901234567890"),
+            "123456789012345678901234567890"
+        );
         assert_eq!(canonical_decimal("007.50"), "7.50");
         assert_eq!(canonical_decimal("-0.00"), "0.00");
         assert_eq!(canonical_decimal("-000.10"), "-0.10");

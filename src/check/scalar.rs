@@ -69,7 +69,11 @@ fn keep_or<'a>(text: Cow<'a, str>, canonical: String) -> Cow<'a, str> {
 /// Types `text` (already unescaped and trimmed, not empty) as `spec`,
 /// checking enumeration (E10), lexical form (E06) and, when `ranged`, the
 /// bounds (E13).
-pub fn check_atom<'a>(text: Cow<'a, str>, spec: &Scalar, ranged: bool) -> Result<Atom<'a>, Violation> {
+pub fn check_atom<'a>(
+    text: Cow<'a, str>,
+    spec: &Scalar,
+    ranged: bool,
+) -> Result<Atom<'a>, Violation> {
     let atom = match spec.ty {
         ScalarType::Str => return Ok(Atom::Str(text)),
         ScalarType::Enum => {
@@ -85,7 +89,10 @@ pub fn check_atom<'a>(text: Cow<'a, str>, spec: &Scalar, ranged: bool) -> Result
             return match &*text {
                 "true" | "1" => Ok(Atom::Bool(true)),
                 "false" | "0" => Ok(Atom::Bool(false)),
-                other => Err((Code::E06, format!("expected true/false/1/0, got '{}'", shorten(other)))),
+                other => Err((
+                    Code::E06,
+                    format!("expected true/false/1/0, got '{}'", shorten(other)),
+                )),
             }
         }
         ScalarType::Int => {
@@ -97,22 +104,34 @@ pub fn check_atom<'a>(text: Cow<'a, str>, spec: &Scalar, ranged: bool) -> Result
         }
         ScalarType::Float => {
             if !number::is_float_syntax(&text) {
-                return Err((Code::E06, format!("expected number, got '{}'", shorten(&text))));
+                return Err((
+                    Code::E06,
+                    format!("expected number, got '{}'", shorten(&text)),
+                ));
             }
             if !number::is_finite_double(&text) {
-                return Err((Code::E06, format!("number '{}' is not a finite double", shorten(&text))));
+                return Err((
+                    Code::E06,
+                    format!("number '{}' is not a finite double", shorten(&text)),
+                ));
             }
             Atom::Float(text)
         }
         ScalarType::Date => {
             if !number::is_date(&text) {
-                return Err((Code::E06, format!("expected date YYYY-MM-DD, got '{}'", shorten(&text))));
+                return Err((
+                    Code::E06,
+                    format!("expected date YYYY-MM-DD, got '{}'", shorten(&text)),
+                ));
             }
             Atom::Date(text)
         }
         ScalarType::Decimal => {
             if !number::is_decimal(&text) {
-                return Err((Code::E06, format!("expected decimal, got '{}'", shorten(&text))));
+                return Err((
+                    Code::E06,
+                    format!("expected decimal, got '{}'", shorten(&text)),
+                ));
             }
             let canon = number::canonical_decimal(&text);
             Atom::Decimal(keep_or(text, canon))
@@ -128,14 +147,18 @@ fn check_range(atom: &Atom<'_>, spec: &Scalar) -> Result<(), Violation> {
     let below = |b: &Bound| -> bool {
         match (atom, b) {
             (Atom::Date(d), Bound::Date(m)) => **d < **m,
-            (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => Dec::parse(t).is_some_and(|v| v < *m),
+            (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => {
+                Dec::parse(t).is_some_and(|v| v < *m)
+            }
             _ => false,
         }
     };
     let above = |b: &Bound| -> bool {
         match (atom, b) {
             (Atom::Date(d), Bound::Date(m)) => **d > **m,
-            (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => Dec::parse(t).is_some_and(|v| v > *m),
+            (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => {
+                Dec::parse(t).is_some_and(|v| v > *m)
+            }
             _ => false,
         }
     };
@@ -144,10 +167,16 @@ fn check_range(atom: &Atom<'_>, spec: &Scalar) -> Result<(), Violation> {
         _ => return Ok(()),
     };
     if let Some(m) = spec.min.as_ref().filter(|m| below(m)) {
-        return Err((Code::E13, format!("{} < min {}", shorten(text), bound_text(m))));
+        return Err((
+            Code::E13,
+            format!("{} < min {}", shorten(text), bound_text(m)),
+        ));
     }
     if let Some(m) = spec.max.as_ref().filter(|m| above(m)) {
-        return Err((Code::E13, format!("{} > max {}", shorten(text), bound_text(m))));
+        return Err((
+            Code::E13,
+            format!("{} > max {}", shorten(text), bound_text(m)),
+        ));
     }
     Ok(())
 }

@@ -14,7 +14,9 @@ fn e21(msg: String) -> Diagnostic {
 fn same_shape(a: &Kind, b: &Kind) -> bool {
     match (a, b) {
         (Kind::Scalar(x), Kind::Scalar(y)) => x.ty == y.ty && x.values == y.values,
-        (Kind::List { item: x, .. }, Kind::List { item: y, .. }) => x.ty == y.ty && x.values == y.values,
+        (Kind::List { item: x, .. }, Kind::List { item: y, .. }) => {
+            x.ty == y.ty && x.values == y.values
+        }
         (
             Kind::MList {
                 item: x,
@@ -34,7 +36,9 @@ fn same_shape(a: &Kind, b: &Kind) -> bool {
         (Kind::Tuple(x), Kind::Tuple(y)) => {
             x.len() == y.len()
                 && x.iter().zip(y).all(|(c, d)| {
-                    c.name == d.name && c.scalar.ty == d.scalar.ty && c.scalar.values == d.scalar.values
+                    c.name == d.name
+                        && c.scalar.ty == d.scalar.ty
+                        && c.scalar.values == d.scalar.values
                 })
         }
         _ => false,

@@ -218,10 +218,14 @@ impl Kind {
     /// A compact signature, e.g. `mlist<str>[2..6]*exactly_one`.
     pub fn signature(&self) -> String {
         match self {
-            Kind::Scalar(s) if s.ty == ScalarType::Enum => format!("enum{{{}}}", s.values.join("|")),
+            Kind::Scalar(s) if s.ty == ScalarType::Enum => {
+                format!("enum{{{}}}", s.values.join("|"))
+            }
             Kind::Scalar(s) => s.ty.name().to_string(),
             Kind::List { item, .. } => format!("list<{}>", item.ty.name()),
-            Kind::MList { item, marker, .. } => format!("mlist<{}>*{}", item.ty.name(), marker.name()),
+            Kind::MList { item, marker, .. } => {
+                format!("mlist<{}>*{}", item.ty.name(), marker.name())
+            }
             Kind::Tuple(items) => format!(
                 "tuple({})",
                 items
@@ -284,6 +288,15 @@ pub struct Contract {
 
 const RESERVED_SEPARATORS: [char; 7] = ['|', '\\', '*', '"', '=', '\n', '\r'];
 
+/// Whether `c` may be a contract's list separator: one character that is not
+/// structural (`| \\ * " =`), not a letter or digit (`\n` would be ambiguous
+/// with separator `n`), not a space and not a line break. A tab is allowed.
+pub fn is_valid_separator(c: char) -> bool {
+    !RESERVED_SEPARATORS.contains(&c)
+        && !c.is_alphanumeric()
+        && (c == '\t' || !crate::syntax::is_space(c))
+}
+
 fn is_prefix(s: &str) -> bool {
     let mut c = s.chars();
     c.next().is_some_and(|f| f.is_ascii_alphabetic())
@@ -293,7 +306,8 @@ fn is_prefix(s: &str) -> bool {
 /// Whether `s` is a valid header key (`[A-Za-z_][A-Za-z0-9_]*`).
 pub fn is_key(s: &str) -> bool {
     let mut c = s.chars();
-    c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
         && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
 }
 
@@ -360,18 +374,23 @@ impl Loader {
                     None
                 }
             },
-            ScalarType::Date => match v {
-                Value::String(s) if number::is_date(s) => Some(Bound::Date(s.clone())),
-                _ => {
-                    self.err(format!("{ctx}: '{key}' must be a date string YYYY-MM-DD naming an existing day"));
-                    None
+            ScalarType::Date => {
+                match v {
+                    Value::String(s) if number::is_date(s) => Some(Bound::Date(s.clone())),
+                    _ => {
+                        self.err(format!("{ctx}: '{key}' must be a date string YYYY-MM-DD naming an existing day"));
+                        None
+                    }
                 }
-            },
+            }
             ScalarType::Decimal => {
                 let ok = match v {
                     Value::String(s) if number::is_decimal(s) => Dec::parse(s),
-                    Value::Number(n) => Dec::parse(&n.to_string())
-                        .filter(|d| d.is_integral() && *d < Dec::parse("9007199254740992").expect("literal") && *d > Dec::parse("-9007199254740992").expect("literal")),
+                    Value::Number(n) => Dec::parse(&n.to_string()).filter(|d| {
+                        d.is_integral()
+                            && *d < Dec::parse("9007199254740992").expect("literal")
+                            && *d > Dec::parse("-9007199254740992").expect("literal")
+                    }),
                     _ => None,
                 };
                 if ok.is_none() {
@@ -382,7 +401,10 @@ impl Loader {
                 ok.map(Bound::Number)
             }
             _ => {
-                self.err(format!("{ctx}: '{key}' is not allowed on type {}", ty.name()));
+                self.err(format!(
+                    "{ctx}: '{key}' is not allowed on type {}",
+                    ty.name()
+                ));
                 None
             }
         }
@@ -408,7 +430,14 @@ impl Loader {
     }
 
     /// A scalar from an object whose `type` (or `item`) names a scalar type.
-    fn scalar(&mut self, obj: &Map<String, Value>, ty: ScalarType, ranged: bool, values_key: &str, ctx: &str) -> Scalar {
+    fn scalar(
+        &mut self,
+        obj: &Map<String, Value>,
+        ty: ScalarType,
+        ranged: bool,
+        values_key: &str,
+        ctx: &str,
+    ) -> Scalar {
         let mut s = Scalar::plain(ty);
         if ty == ScalarType::Enum {
             s.values = self.enum_values(obj.get(values_key), values_key, ctx);
@@ -427,14 +456,25 @@ impl Loader {
                         self.err(format!("{ctx}: min is greater than max"));
                     }
                 }
-            } else if obj.get("min").is_some_and(|v| !v.is_null()) || obj.get("max").is_some_and(|v| !v.is_null()) {
-                self.err(format!("{ctx}: min/max are not allowed on type {}", ty.name()));
+            } else if obj.get("min").is_some_and(|v| !v.is_null())
+                || obj.get("max").is_some_and(|v| !v.is_null())
+            {
+                self.err(format!(
+                    "{ctx}: min/max are not allowed on type {}",
+                    ty.name()
+                ));
             }
         }
         s
     }
 
-    fn kind(&mut self, obj: &Map<String, Value>, name: &str, ctx: &str, allow_mlist: bool) -> Option<Kind> {
+    fn kind(
+        &mut self,
+        obj: &Map<String, Value>,
+        name: &str,
+        ctx: &str,
+        allow_mlist: bool,
+    ) -> Option<Kind> {
         let ty = match obj.get("type") {
             Some(Value::String(t)) => t.as_str(),
             Some(_) => {
@@ -464,7 +504,9 @@ impl Loader {
                     }
                 };
                 let Some(item_ty) = ScalarType::from_name(item_name) else {
-                    self.err(format!("{ctx}: list item type '{item_name}' must be a scalar type"));
+                    self.err(format!(
+                        "{ctx}: list item type '{item_name}' must be a scalar type"
+                    ));
                     return None;
                 };
                 let item = self.scalar(obj, item_ty, false, "item_values", ctx);
@@ -499,7 +541,12 @@ impl Loader {
                 // "correct" for exactly_one and "selected" otherwise.
                 let (mut items_key, mut selected_key) = (
                     "items".to_string(),
-                    if marker == MarkerRule::ExactlyOne { "correct" } else { "selected" }.to_string(),
+                    if marker == MarkerRule::ExactlyOne {
+                        "correct"
+                    } else {
+                        "selected"
+                    }
+                    .to_string(),
                 );
                 let _ = name;
                 match obj.get("json") {
@@ -555,7 +602,9 @@ impl Loader {
                         }
                     };
                     let Some(st) = ScalarType::from_name(ty) else {
-                        self.err(format!("{cctx}: tuple component type '{ty}' must be a scalar type"));
+                        self.err(format!(
+                            "{cctx}: tuple component type '{ty}' must be a scalar type"
+                        ));
                         continue;
                     };
                     let scalar = self.scalar(c, st, true, "values", &cctx);
@@ -651,9 +700,11 @@ impl Contract {
             Some(Value::String(s)) => {
                 let mut chars = s.chars();
                 match (chars.next(), chars.next()) {
-                    (Some(c), None) if !RESERVED_SEPARATORS.contains(&c) && c != ' ' => c,
+                    (Some(c), None) if is_valid_separator(c) => c,
                     _ => {
-                        l.err(format!("list_separator {s:?} must be one character other than | \\ * \" = space or a line break"));
+                        l.err(format!(
+                            "list_separator {s:?} must be one character other than | \\ * \" =, a letter, a digit, a space or a line break"
+                        ));
                         ','
                     }
                 }
@@ -663,9 +714,13 @@ impl Contract {
                 ','
             }
         };
-        let records_key = l.opt_str(obj, "records_key", "contract").unwrap_or_else(|| "records".to_string());
+        let records_key = l
+            .opt_str(obj, "records_key", "contract")
+            .unwrap_or_else(|| "records".to_string());
         if matches!(records_key.as_str(), "prefix" | "header") || records_key.is_empty() {
-            l.err(format!("records_key '{records_key}' collides with the canonical object's own keys"));
+            l.err(format!(
+                "records_key '{records_key}' collides with the canonical object's own keys"
+            ));
         }
         let parent = l.opt_str(obj, "parent", "contract");
 
@@ -680,7 +735,9 @@ impl Contract {
                     Some(Value::Array(a)) => {
                         for r in a {
                             match r {
-                                Value::String(s) if !required.contains(s) => required.push(s.clone()),
+                                Value::String(s) if !required.contains(s) => {
+                                    required.push(s.clone())
+                                }
                                 Value::String(_) => {}
                                 _ => l.err("header.required must hold key names"),
                             }
@@ -694,13 +751,17 @@ impl Contract {
                         for (k, spec) in keys {
                             let ctx = format!("header.keys.{k}");
                             if !is_key(k) {
-                                l.err(format!("{ctx}: header key must match [A-Za-z_][A-Za-z0-9_]*"));
+                                l.err(format!(
+                                    "{ctx}: header key must match [A-Za-z_][A-Za-z0-9_]*"
+                                ));
                             }
                             let Value::Object(spec) = spec else {
                                 l.err(format!("{ctx}: must be an object"));
                                 continue;
                             };
-                            let Some(kind) = l.kind(spec, k, &ctx, false) else { continue };
+                            let Some(kind) = l.kind(spec, k, &ctx, false) else {
+                                continue;
+                            };
                             let default = spec.get("default").filter(|v| !v.is_null()).cloned();
                             let desc = l.opt_str(spec, "desc", &ctx);
                             header_keys.push(HeaderKey {
@@ -788,18 +849,23 @@ impl Contract {
                     continue;
                 };
                 let ctx = format!("{ctx} '{name}'");
-                let Some(kind) = l.kind(f, &name, &ctx, true) else { continue };
+                let Some(kind) = l.kind(f, &name, &ctx, true) else {
+                    continue;
+                };
                 let optional = l.opt_bool(f, "optional", &ctx) || extension;
                 let unique = l.opt_bool(f, "unique", &ctx);
                 let default = f.get("default").filter(|v| !v.is_null()).cloned();
                 let desc = l.opt_str(f, "desc", &ctx);
                 if let Kind::List { arity, .. } | Kind::MList { arity, .. } = &kind {
                     if let Some(ck) = &arity.count_key {
-                        let ok = header_keys
-                            .iter()
-                            .any(|h| &h.name == ck && matches!(&h.kind, Kind::Scalar(s) if s.ty == ScalarType::Int));
+                        let ok = header_keys.iter().any(|h| {
+                            &h.name == ck
+                                && matches!(&h.kind, Kind::Scalar(s) if s.ty == ScalarType::Int)
+                        });
                         if !ok {
-                            l.err(format!("{ctx}: count_key '{ck}' must name an int header key"));
+                            l.err(format!(
+                                "{ctx}: count_key '{ck}' must name an int header key"
+                            ));
                         }
                     }
                 }
@@ -833,7 +899,8 @@ impl Contract {
             };
             for k in keys {
                 if seen.contains(&k) {
-                    l.errors.push(format!("duplicate field name or canonical key '{k}'"));
+                    l.errors
+                        .push(format!("duplicate field name or canonical key '{k}'"));
                 }
                 seen.push(k);
             }

@@ -38,7 +38,12 @@ impl Registry {
                     return Error::message(format!("{}: {e}", path.display()));
                 }
                 for d in &mut diags {
-                    *d = Diagnostic::new(d.code(), 0, None, format!("{}: {}", path.display(), d.message()));
+                    *d = Diagnostic::new(
+                        d.code(),
+                        0,
+                        None,
+                        format!("{}: {}", path.display(), d.message()),
+                    );
                 }
                 Error::invalid(diags)
             })?;

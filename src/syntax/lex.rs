@@ -54,7 +54,9 @@ impl std::fmt::Display for SyntaxError {
                 write!(f, "invalid escape sequence '\\{}'", c.escape_debug())
             }
             SyntaxErrorKind::DanglingBackslash => f.write_str("dangling backslash at end of line"),
-            SyntaxErrorKind::UnclosedQuote => f.write_str("unbalanced double quote in list element"),
+            SyntaxErrorKind::UnclosedQuote => {
+                f.write_str("unbalanced double quote in list element")
+            }
             SyntaxErrorKind::TextAfterQuote => {
                 f.write_str("text after closing quote in list element")
             }
@@ -107,12 +109,9 @@ struct FieldAcc {
 }
 
 /// `value ::= ( char | escape )*` — one field, up to the next unescaped `|`.
-fn field_value<'a>(sep: char, base: &'a str) -> impl Parser<&'a str, Output = (&'a str, FieldAcc), Error = ()> {
+fn field_value(sep: char, base: &str) -> impl Parser<&str, Output = (&str, FieldAcc), Error = ()> {
     consumed(fold_many0(
-        alt((
-            map(plain_run, |_| None),
-            map(consumed(escape(sep)), Some),
-        )),
+        alt((map(plain_run, |_| None), map(consumed(escape(sep)), Some))),
         FieldAcc::default,
         move |mut acc, piece: Option<(&str, Escape)>| {
             if let Some((text, esc)) = piece {
@@ -201,11 +200,18 @@ pub fn split_fields<'a>(
     }
 }
 
+/// Whitespace as `.mini` trims it: Unicode `White_Space` plus the four
+/// information separators U+001C–U+001F, which is exactly the set the
+/// reference implementation (Python `str.isspace`) and its oracle use.
+pub fn is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
 /// Trims unescaped outer whitespace from raw text (an escaped separator that
 /// is itself whitespace, like `\<TAB>`, is kept).
 pub fn trim_raw(s: &str) -> &str {
-    let start = s.trim_start();
-    let mut end = start.trim_end();
+    let start = s.trim_start_matches(is_space);
+    let mut end = start.trim_end_matches(is_space);
     if end.len() < start.len() {
         // Keep one whitespace char if it is escaped (odd run of backslashes).
         let backslashes = end.bytes().rev().take_while(|&b| b == b'\\').count();
@@ -312,7 +318,7 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
 }
 
 fn skip_ws(s: &str, sep: char) -> &str {
-    s.trim_start_matches(|c: char| c.is_whitespace() && c != sep)
+    s.trim_start_matches(|c: char| is_space(c) && c != sep)
 }
 
 /// Finds the next unescaped `sep` in raw text; returns its byte index.
@@ -351,7 +357,11 @@ fn find_sep(raw: &str, sep: char) -> Option<usize> {
 ///
 /// An empty field is the empty list; a trailing separator adds an empty last
 /// element. Offsets in errors are relative to `raw`.
-pub fn split_list<'a>(raw: &'a str, sep: char, out: &mut Vec<Element<'a>>) -> Result<(), SyntaxError> {
+pub fn split_list<'a>(
+    raw: &'a str,
+    sep: char,
+    out: &mut Vec<Element<'a>>,
+) -> Result<(), SyntaxError> {
     out.clear();
     if raw.is_empty() {
         return Ok(());
@@ -361,10 +371,11 @@ pub fn split_list<'a>(raw: &'a str, sep: char, out: &mut Vec<Element<'a>>) -> Re
         rest = skip_ws(rest, sep);
         if rest.starts_with('"') {
             let start = offset_in(raw, rest);
-            let (after, (text, inner_marker)) = quoted(sep).parse(rest).map_err(|_| SyntaxError {
-                kind: SyntaxErrorKind::UnclosedQuote,
-                offset: start,
-            })?;
+            let (after, (text, inner_marker)) =
+                quoted(sep).parse(rest).map_err(|_| SyntaxError {
+                    kind: SyntaxErrorKind::UnclosedQuote,
+                    offset: start,
+                })?;
             let mut marked = inner_marker;
             let text = if inner_marker {
                 match text {
@@ -402,7 +413,11 @@ pub fn split_list<'a>(raw: &'a str, sep: char, out: &mut Vec<Element<'a>>) -> Re
             let mut part = trim_raw(&rest[..end]);
             let mut marked = false;
             if part.ends_with('*') {
-                let backslashes = part[..part.len() - 1].bytes().rev().take_while(|&b| b == b'\\').count();
+                let backslashes = part[..part.len() - 1]
+                    .bytes()
+                    .rev()
+                    .take_while(|&b| b == b'\\')
+                    .count();
                 if backslashes % 2 == 0 {
                     marked = true;
                     part = trim_raw(&part[..part.len() - 1]);
@@ -450,32 +465,6 @@ pub fn split_entry(raw: &str) -> Option<(&str, &str)> {
     None
 }
 
-/// Position of the first invalid or dangling escape in `raw`, for a field
-/// whose text is reused elsewhere (header keys).
-pub fn first_bad_escape(raw: &str, sep: char) -> Option<SyntaxError> {
-    let bytes = raw.as_bytes();
-    let mut i = 0;
-    while let Some(p) = memchr::memchr(b'\\', &bytes[i..]) {
-        let at = i + p;
-        match raw[at + 1..].chars().next() {
-            None => {
-                return Some(SyntaxError {
-                    kind: SyntaxErrorKind::DanglingBackslash,
-                    offset: at,
-                })
-            }
-            Some(c) if !is_escapable(c, sep) => {
-                return Some(SyntaxError {
-                    kind: SyntaxErrorKind::InvalidEscape(c),
-                    offset: at,
-                })
-            }
-            Some(c) => i = at + 1 + c.len_utf8(),
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -484,30 +473,47 @@ mod tests {
         let mut out = Vec::new();
         let mut errs = Vec::new();
         split_fields(line, sep, &mut out, &mut errs);
-        (out.iter().map(|f| f.text(sep).into_owned()).collect(), errs.len())
+        (
+            out.iter().map(|f| f.text(sep).into_owned()).collect(),
+            errs.len(),
+        )
     }
 
     fn list(raw: &str, sep: char) -> Result<Vec<(String, bool)>, SyntaxErrorKind> {
         let mut out = Vec::new();
         split_list(raw, sep, &mut out).map_err(|e| e.kind)?;
-        Ok(out.into_iter().map(|e| (e.text.into_owned(), e.marked)).collect())
+        Ok(out
+            .into_iter()
+            .map(|e| (e.text.into_owned(), e.marked))
+            .collect())
     }
 
     #[test]
     fn fields_split_on_unescaped_pipes_and_trim() {
-        assert_eq!(fields(" a | b\\|c |", ','), (vec!["a".into(), "b|c".into(), "".into()], 0));
+        assert_eq!(
+            fields(" a | b\\|c |", ','),
+            (vec!["a".into(), "b|c".into(), "".into()], 0)
+        );
         assert_eq!(fields("", ','), (vec!["".into()], 0));
         assert_eq!(fields("a\\n x", ','), (vec!["a\n x".into()], 0));
     }
 
     #[test]
     fn bad_escapes_are_reported_and_kept_literally() {
-        assert_eq!(fields("a\\qb|c", ','), (vec!["a\\qb".into(), "c".into()], 1));
+        assert_eq!(
+            fields("a\\qb|c", ','),
+            (vec!["a\\qb".into(), "c".into()], 1)
+        );
         assert_eq!(fields("a\\", ','), (vec!["a\\".into()], 1));
         assert_eq!(fields("a\\;", ','), (vec!["a\\;".into()], 1));
         assert_eq!(fields("a\\;", ';'), (vec!["a;".into()], 0));
         // `\,` is valid whatever the separator
         assert_eq!(fields("a\\,", ';'), (vec!["a,".into()], 0));
+    }
+
+    #[test]
+    fn information_separators_are_whitespace() {
+        assert_eq!(trim_raw("\u{1f}a\u{3000}"), "a");
     }
 
     #[test]
@@ -520,19 +526,47 @@ mod tests {
     #[test]
     fn lists_markers_and_quotes() {
         assert_eq!(list("", ','), Ok(vec![]));
-        assert_eq!(list("a*, b ,c", ','), Ok(vec![("a".into(), true), ("b".into(), false), ("c".into(), false)]));
-        assert_eq!(list("a,", ','), Ok(vec![("a".into(), false), ("".into(), false)]));
+        assert_eq!(
+            list("a*, b ,c", ','),
+            Ok(vec![
+                ("a".into(), true),
+                ("b".into(), false),
+                ("c".into(), false)
+            ])
+        );
+        assert_eq!(
+            list("a,", ','),
+            Ok(vec![("a".into(), false), ("".into(), false)])
+        );
         assert_eq!(list("a\\*", ','), Ok(vec![("a*".into(), false)]));
-        assert_eq!(list("\"x, y\"*,z", ','), Ok(vec![("x, y".into(), true), ("z".into(), false)]));
-        assert_eq!(list("\"x*\",z", ','), Ok(vec![("x".into(), true), ("z".into(), false)]));
-        assert_eq!(list("\"x\\*\",z", ','), Ok(vec![("x*".into(), false), ("z".into(), false)]));
-        assert_eq!(list("\"say \"\"hi\"\"\"", ','), Ok(vec![("say \"hi\"".into(), false)]));
+        assert_eq!(
+            list("\"x, y\"*,z", ','),
+            Ok(vec![("x, y".into(), true), ("z".into(), false)])
+        );
+        assert_eq!(
+            list("\"x*\",z", ','),
+            Ok(vec![("x".into(), true), ("z".into(), false)])
+        );
+        assert_eq!(
+            list("\"x\\*\",z", ','),
+            Ok(vec![("x*".into(), false), ("z".into(), false)])
+        );
+        assert_eq!(
+            list("\"say \"\"hi\"\"\"", ','),
+            Ok(vec![("say \"hi\"".into(), false)])
+        );
         assert_eq!(list("\"\"", ','), Ok(vec![("".into(), false)]));
-        assert_eq!(list("\\\"a,b", ','), Ok(vec![("\"a".into(), false), ("b".into(), false)]));
+        assert_eq!(
+            list("\\\"a,b", ','),
+            Ok(vec![("\"a".into(), false), ("b".into(), false)])
+        );
         assert_eq!(list("a\"b", ','), Ok(vec![("a\"b".into(), false)]));
         assert_eq!(list("\"open", ','), Err(SyntaxErrorKind::UnclosedQuote));
         assert_eq!(list("\"a\"x,b", ','), Err(SyntaxErrorKind::TextAfterQuote));
-        assert_eq!(list("a;b\\;c", ';'), Ok(vec![("a".into(), false), ("b;c".into(), false)]));
+        assert_eq!(
+            list("a;b\\;c", ';'),
+            Ok(vec![("a".into(), false), ("b;c".into(), false)])
+        );
     }
 
     #[test]

@@ -8,8 +8,9 @@ mod lex;
 mod write;
 
 pub use lex::{
-    is_escapable, split_entry, split_fields, split_list, trim_raw, unescape, unescape_into,
-    Element, RawField, SyntaxError, SyntaxErrorKind, ESCAPE, FIELD_SEP, MARKER, QUOTE,
+    is_escapable, is_space, split_entry, split_fields, split_list, trim_raw, unescape,
+    unescape_into, Element, RawField, SyntaxError, SyntaxErrorKind, ESCAPE, FIELD_SEP, MARKER,
+    QUOTE,
 };
 pub use write::{escape_element, escape_element_into, escape_scalar, escape_scalar_into};
 
@@ -66,7 +67,7 @@ impl<'a> Iterator for Lines<'a> {
 
 /// True for a line that holds only whitespace.
 pub fn is_blank(line: &str) -> bool {
-    line.trim().is_empty()
+    line.chars().all(is_space)
 }
 
 #[cfg(test)]
@@ -75,7 +76,9 @@ mod tests {
 
     #[test]
     fn lines_skip_bom_cr_and_blank_lines_but_count_them() {
-        let got: Vec<(usize, &str)> = lines("\u{feff}h|n=1\r\n\n  \r\nx\n").map(|l| (l.number, l.text)).collect();
+        let got: Vec<(usize, &str)> = lines("\u{feff}h|n=1\r\n\n  \r\nx\n")
+            .map(|l| (l.number, l.text))
+            .collect();
         assert_eq!(got, vec![(1, "h|n=1"), (4, "x")]);
         assert_eq!(lines("").count(), 0);
         assert_eq!(lines("\n\n").count(), 0);

@@ -27,9 +27,12 @@ fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
 pub fn equivalent(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => numbers_equal(x, y),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equivalent(p, q)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equivalent(p, q))
+        }
         (Value::Object(x), Value::Object(y)) => {
-            x.iter().all(|(k, v)| equivalent(v, y.get(k).unwrap_or(&Value::Null)))
+            x.iter()
+                .all(|(k, v)| equivalent(v, y.get(k).unwrap_or(&Value::Null)))
                 && y.iter().all(|(k, v)| x.contains_key(k) || v.is_null())
         }
         _ => a == b,
@@ -43,7 +46,10 @@ mod tests {
 
     #[test]
     fn numbers_compare_numerically_and_missing_keys_are_null() {
-        assert!(equivalent(&json!({"a": -1, "b": null}), &json!({"a": -1.0})));
+        assert!(equivalent(
+            &json!({"a": -1, "b": null}),
+            &json!({"a": -1.0})
+        ));
         assert!(!equivalent(&json!({"a": 1}), &json!({"a": true})));
         assert!(!equivalent(&json!([1, 2]), &json!([1])));
         assert!(equivalent(&json!(0.1), &json!(0.1000000000000001)));

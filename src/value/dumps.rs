@@ -36,7 +36,7 @@ fn json_type(v: &Value) -> &'static str {
 /// Checks that a string survives parsing unchanged: parsing trims
 /// unescaped outer whitespace (a line break is written `\n`, so it stays).
 fn survives(s: &str) -> std::result::Result<(), Fail> {
-    let trimmed = |c: char| c.is_whitespace() && c != '\n' && c != '\r';
+    let trimmed = |c: char| crate::syntax::is_space(c) && c != '\n' && c != '\r';
     if s.starts_with(trimmed) || s.ends_with(trimmed) {
         return Err(e06(format!(
             "string {s:?} has outer whitespace, which parsing would trim"
@@ -53,12 +53,20 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
                 survives(t)?;
                 Ok(t.clone())
             }
-            other => Err(e06(format!("expected a string for {}, got {}", s.ty.name(), json_type(other)))),
+            other => Err(e06(format!(
+                "expected a string for {}, got {}",
+                s.ty.name(),
+                json_type(other)
+            ))),
         },
         ScalarType::Decimal => match v {
             Value::String(t) => {
                 survives(t)?;
-                Ok(if number::is_decimal(t) { number::canonical_decimal(t) } else { t.clone() })
+                Ok(if number::is_decimal(t) {
+                    number::canonical_decimal(t)
+                } else {
+                    t.clone()
+                })
             }
             Value::Number(n) => match Dec::parse(&n.to_string()) {
                 Some(d) if d.is_integral() => Ok(d.format(false)),
@@ -66,7 +74,10 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
                     "decimal values travel as strings; got the binary number {n}"
                 ))),
             },
-            other => Err(e06(format!("expected a decimal string, got {}", json_type(other)))),
+            other => Err(e06(format!(
+                "expected a decimal string, got {}",
+                json_type(other)
+            ))),
         },
         ScalarType::Int => match v {
             Value::Number(n) => match Dec::parse(&n.to_string()) {
@@ -83,7 +94,10 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
         },
         ScalarType::Bool => match v {
             Value::Bool(b) => Ok(if *b { "true" } else { "false" }.to_string()),
-            other => Err(e06(format!("expected true or false, got {}", json_type(other)))),
+            other => Err(e06(format!(
+                "expected true or false, got {}",
+                json_type(other)
+            ))),
         },
     }
 }
@@ -96,11 +110,18 @@ struct Encoder<'c> {
 
 impl Encoder<'_> {
     fn fail(&mut self, line: usize, field: Option<&str>, (code, msg): Fail) {
-        self.errors.push(Diagnostic::new(code, line, field.map(str::to_string), msg));
+        self.errors
+            .push(Diagnostic::new(code, line, field.map(str::to_string), msg));
     }
 
     /// A scalar field or header value.
-    fn scalar(&self, out: &mut String, v: &Value, s: &Scalar, in_header: bool) -> std::result::Result<(), Fail> {
+    fn scalar(
+        &self,
+        out: &mut String,
+        v: &Value,
+        s: &Scalar,
+        in_header: bool,
+    ) -> std::result::Result<(), Fail> {
         let text = scalar_text(v, s)?;
         if text.is_empty() && !in_header {
             return Err(e06("an empty string cannot be written in a scalar field (it reads back as null or as a missing value)"));
@@ -109,12 +130,19 @@ impl Encoder<'_> {
         Ok(())
     }
 
-    fn elements(&self, out: &mut String, items: &[Value], item: &Scalar, marked: &[usize]) -> std::result::Result<(), Fail> {
+    fn elements(
+        &self,
+        out: &mut String,
+        items: &[Value],
+        item: &Scalar,
+        marked: &[usize],
+    ) -> std::result::Result<(), Fail> {
         for (i, it) in items.iter().enumerate() {
             if i > 0 {
                 out.push(self.sep);
             }
-            let text = scalar_text(it, item).map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?;
+            let text =
+                scalar_text(it, item).map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?;
             escape_element_into(out, &text, self.sep);
             if marked.contains(&i) {
                 out.push('*');
@@ -123,7 +151,12 @@ impl Encoder<'_> {
         Ok(())
     }
 
-    fn tuple(&self, out: &mut String, v: &Value, comps: &[crate::contract::Component]) -> std::result::Result<(), Fail> {
+    fn tuple(
+        &self,
+        out: &mut String,
+        v: &Value,
+        comps: &[crate::contract::Component],
+    ) -> std::result::Result<(), Fail> {
         let Value::Object(obj) = v else {
             return Err(e06(format!("a tuple is an object, got {}", json_type(v))));
         };
@@ -136,11 +169,20 @@ impl Encoder<'_> {
             }
             match obj.get(&c.name) {
                 None | Some(Value::Null) if c.optional => {}
-                None | Some(Value::Null) => return Err(e06(format!("required tuple component '{}' is missing", c.name))),
+                None | Some(Value::Null) => {
+                    return Err(e06(format!(
+                        "required tuple component '{}' is missing",
+                        c.name
+                    )))
+                }
                 Some(x) => {
-                    let text = scalar_text(x, &c.scalar).map_err(|(code, m)| (code, format!("{}: {m}", c.name)))?;
+                    let text = scalar_text(x, &c.scalar)
+                        .map_err(|(code, m)| (code, format!("{}: {m}", c.name)))?;
                     if text.is_empty() {
-                        return Err(e06(format!("tuple component '{}' cannot be an empty string", c.name)));
+                        return Err(e06(format!(
+                            "tuple component '{}' cannot be an empty string",
+                            c.name
+                        )));
                     }
                     escape_element_into(out, &text, self.sep);
                 }
@@ -156,22 +198,35 @@ impl Encoder<'_> {
         }
     }
 
-    fn selection(rule: MarkerRule, sel: &Value, len: usize) -> std::result::Result<Vec<usize>, Fail> {
+    fn selection(
+        rule: MarkerRule,
+        sel: &Value,
+        len: usize,
+    ) -> std::result::Result<Vec<usize>, Fail> {
         let index = |x: &Value| -> std::result::Result<usize, Fail> {
             match x {
                 Value::Number(n) => match n.as_u64() {
                     Some(i) if (i as usize) < len => Ok(i as usize),
-                    Some(i) => Err((Code::E08, format!("selected index {i} out of range (list has {len} elements)"))),
+                    Some(i) => Err((
+                        Code::E08,
+                        format!("selected index {i} out of range (list has {len} elements)"),
+                    )),
                     None => Err((Code::E08, format!("selection {n} is not an index"))),
                 },
-                other => Err((Code::E08, format!("selection must be an index, got {}", json_type(other)))),
+                other => Err((
+                    Code::E08,
+                    format!("selection must be an index, got {}", json_type(other)),
+                )),
             }
         };
         let marked = match (rule.is_single(), sel) {
             (_, Value::Null) => Vec::new(),
             (true, x) => vec![index(x)?],
             (false, Value::Array(xs)) => {
-                let mut v = xs.iter().map(index).collect::<std::result::Result<Vec<_>, _>>()?;
+                let mut v = xs
+                    .iter()
+                    .map(index)
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
                 v.sort_unstable();
                 if v.windows(2).any(|w| w[0] == w[1]) {
                     return Err((Code::E08, "the selection repeats an index".to_string()));
@@ -179,7 +234,13 @@ impl Encoder<'_> {
                 v
             }
             (false, other) => {
-                return Err((Code::E08, format!("selection must be a list of indices, got {}", json_type(other))))
+                return Err((
+                    Code::E08,
+                    format!(
+                        "selection must be a list of indices, got {}",
+                        json_type(other)
+                    ),
+                ))
             }
         };
         let n = marked.len();
@@ -190,12 +251,23 @@ impl Encoder<'_> {
             MarkerRule::Any => false,
         };
         if bad {
-            return Err((Code::E08, format!("marker rule {} is not met by {n} selected element(s)", rule.name())));
+            return Err((
+                Code::E08,
+                format!(
+                    "marker rule {} is not met by {n} selected element(s)",
+                    rule.name()
+                ),
+            ));
         }
         Ok(marked)
     }
 
-    fn field(&self, out: &mut String, f: &Field, rec: &Map<String, Value>) -> std::result::Result<(), Fail> {
+    fn field(
+        &self,
+        out: &mut String,
+        f: &Field,
+        rec: &Map<String, Value>,
+    ) -> std::result::Result<(), Fail> {
         if let Kind::MList {
             item,
             marker,
@@ -213,7 +285,10 @@ impl Encoder<'_> {
                     let marked = Self::selection(*marker, sel, xs.len())?;
                     self.elements(out, xs, item, &marked)
                 }
-                other => Err(e06(format!("a marked list is an array, got {}", json_type(other)))),
+                other => Err(e06(format!(
+                    "a marked list is an array, got {}",
+                    json_type(other)
+                ))),
             };
         }
         let v = rec.get(&f.name).unwrap_or(&Value::Null);
@@ -232,7 +307,12 @@ impl Encoder<'_> {
         }
     }
 
-    fn header_value(&self, out: &mut String, hk: Option<&HeaderKey>, v: &Value) -> std::result::Result<(), Fail> {
+    fn header_value(
+        &self,
+        out: &mut String,
+        hk: Option<&HeaderKey>,
+        v: &Value,
+    ) -> std::result::Result<(), Fail> {
         match hk.map(|h| &h.kind) {
             None => match v {
                 Value::String(s) => {
@@ -248,7 +328,10 @@ impl Encoder<'_> {
                     out.push_str(if *b { "true" } else { "false" });
                     Ok(())
                 }
-                other => Err(e06(format!("an undeclared header key holds text, got {}", json_type(other)))),
+                other => Err(e06(format!(
+                    "an undeclared header key holds text, got {}",
+                    json_type(other)
+                ))),
             },
             Some(Kind::Scalar(s)) => self.scalar(out, v, s, true),
             Some(Kind::List { item, .. } | Kind::MList { item, .. }) => self.list(out, v, item),
@@ -261,15 +344,24 @@ impl Encoder<'_> {
         out.push_str("|n=");
         out.push_str(&n.to_string());
         let declared = self.contract.header_keys().iter().map(|k| k.name.as_str());
-        let extra = header.keys().map(String::as_str).filter(|k| self.contract.header_key(k).is_none());
+        let extra = header
+            .keys()
+            .map(String::as_str)
+            .filter(|k| self.contract.header_key(k).is_none());
         let keys: Vec<&str> = declared.chain(extra).filter(|k| *k != "n").collect();
         for k in keys {
-            let Some(v) = header.get(k).filter(|v| !v.is_null()) else { continue };
+            let Some(v) = header.get(k).filter(|v| !v.is_null()) else {
+                continue;
+            };
             if k == "v" && v.as_u64() == Some(1) {
                 continue;
             }
             if !crate::contract::is_key(k) {
-                self.fail(1, Some(k), (Code::E12, format!("'{k}' is not a valid header key")));
+                self.fail(
+                    1,
+                    Some(k),
+                    (Code::E12, format!("'{k}' is not a valid header key")),
+                );
                 continue;
             }
             let mut text = String::new();
@@ -287,7 +379,11 @@ impl Encoder<'_> {
 
     fn record(&mut self, out: &mut String, rec: &Value, line: usize) {
         let Value::Object(rec) = rec else {
-            self.fail(line, None, e06(format!("a record is an object, got {}", json_type(rec))));
+            self.fail(
+                line,
+                None,
+                e06(format!("a record is an object, got {}", json_type(rec))),
+            );
             return;
         };
         let fields = self.contract.fields();
@@ -302,7 +398,17 @@ impl Encoder<'_> {
             })
         };
         if let Some(k) = rec.keys().find(|k| !known(k)) {
-            self.fail(line, Some(k), (Code::E05, format!("'{k}' is not a field of contract '{}'", self.contract.prefix())));
+            self.fail(
+                line,
+                Some(k),
+                (
+                    Code::E05,
+                    format!(
+                        "'{k}' is not a field of contract '{}'",
+                        self.contract.prefix()
+                    ),
+                ),
+            );
             return;
         }
         let start = out.len();
@@ -342,22 +448,47 @@ pub fn dumps(obj: &Value, contract: &Contract) -> Result<String> {
             Code::E06,
             0,
             None,
-            format!("a canonical object is a JSON object, got {}", json_type(obj)),
+            format!(
+                "a canonical object is a JSON object, got {}",
+                json_type(obj)
+            ),
         )]));
     };
     if let Some(p) = obj.get("prefix").filter(|p| !p.is_null()) {
         if p.as_str() != Some(contract.prefix()) {
-            enc.fail(1, None, (Code::E02, format!("prefix {p} does not match contract '{}'", contract.prefix())));
+            enc.fail(
+                1,
+                None,
+                (
+                    Code::E02,
+                    format!("prefix {p} does not match contract '{}'", contract.prefix()),
+                ),
+            );
         }
     }
     let records = match obj.get(contract.records_key()) {
         Some(Value::Array(r)) => r.as_slice(),
         Some(other) => {
-            enc.fail(0, Some(contract.records_key()), e06(format!("'{}' must be an array, got {}", contract.records_key(), json_type(other))));
+            enc.fail(
+                0,
+                Some(contract.records_key()),
+                e06(format!(
+                    "'{}' must be an array, got {}",
+                    contract.records_key(),
+                    json_type(other)
+                )),
+            );
             &[]
         }
         None => {
-            enc.fail(0, Some(contract.records_key()), e06(format!("the object has no '{}' array", contract.records_key())));
+            enc.fail(
+                0,
+                Some(contract.records_key()),
+                e06(format!(
+                    "the object has no '{}' array",
+                    contract.records_key()
+                )),
+            );
             &[]
         }
     };
@@ -366,7 +497,11 @@ pub fn dumps(obj: &Value, contract: &Contract) -> Result<String> {
         None | Some(Value::Null) => &empty,
         Some(Value::Object(h)) => h,
         Some(other) => {
-            enc.fail(1, None, e06(format!("the header is an object, got {}", json_type(other))));
+            enc.fail(
+                1,
+                None,
+                e06(format!("the header is an object, got {}", json_type(other))),
+            );
             &empty
         }
     };

@@ -129,7 +129,8 @@ impl Document {
         let mut m = Map::with_capacity(3);
         m.insert(
             "prefix".to_string(),
-            self.prefix().map_or(Value::Null, |p| Value::String(p.to_string())),
+            self.prefix()
+                .map_or(Value::Null, |p| Value::String(p.to_string())),
         );
         m.insert(
             "header".to_string(),
@@ -137,7 +138,12 @@ impl Document {
         );
         m.insert(
             self.records_key.clone(),
-            Value::Array(self.records.iter().map(|r| Value::Object(r.value.clone())).collect()),
+            Value::Array(
+                self.records
+                    .iter()
+                    .map(|r| Value::Object(r.value.clone()))
+                    .collect(),
+            ),
         );
         Value::Object(m)
     }
@@ -153,7 +159,12 @@ impl Document {
         m.insert("header".to_string(), Value::Object(header));
         m.insert(
             self.records_key,
-            Value::Array(self.records.into_iter().map(|r| Value::Object(r.value)).collect()),
+            Value::Array(
+                self.records
+                    .into_iter()
+                    .map(|r| Value::Object(r.value))
+                    .collect(),
+            ),
         );
         Value::Object(m)
     }
@@ -231,7 +242,14 @@ impl<'c> Parser<'c> {
         };
         let index = self.record_lines;
         self.record_lines += 1;
-        let outcome = check::check_record(line, self.contract, header, &mut self.uniques, scratch, &mut self.errors);
+        let outcome = check::check_record(
+            line,
+            self.contract,
+            header,
+            &mut self.uniques,
+            scratch,
+            &mut self.errors,
+        );
         self.last_line_cut = scratch.looked_cut();
         match outcome {
             RecordOutcome::Valid(values) => {
@@ -244,10 +262,6 @@ impl<'c> Parser<'c> {
             }
             RecordOutcome::Invalid => None,
         }
-    }
-
-    pub(crate) fn records(&self) -> &[Record] {
-        &self.records
     }
 
     pub(crate) fn finish(mut self) -> Document {
@@ -282,6 +296,95 @@ impl<'c> Parser<'c> {
             record_lines: self.record_lines,
             last_line_cut: self.last_line_cut,
         }
+    }
+}
+
+/// Resource limits for untrusted input (see [`parse_with`]).
+///
+/// A breach is an [`Error`] that names the limit ([`crate::Limit`]), not one
+/// of the SPEC's E-codes: SPEC 1.1 defines none for resource limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Largest accepted input, in bytes.
+    pub max_input_bytes: usize,
+    /// Longest accepted physical line, in bytes (without its line break).
+    pub max_line_bytes: usize,
+    /// Most record lines accepted.
+    pub max_records: usize,
+}
+
+impl ParseOptions {
+    /// No limits at all.
+    pub const UNLIMITED: ParseOptions = ParseOptions {
+        max_input_bytes: usize::MAX,
+        max_line_bytes: usize::MAX,
+        max_records: usize::MAX,
+    };
+}
+
+impl Default for ParseOptions {
+    /// Limits a server can keep: 64 MiB of input, 1 MiB per line, one
+    /// million records.
+    fn default() -> Self {
+        ParseOptions {
+            max_input_bytes: 64 << 20,
+            max_line_bytes: 1 << 20,
+            max_records: 1_000_000,
+        }
+    }
+}
+
+/// [`parse_lenient`] under resource limits: `Err` only when a limit is
+/// exceeded.
+pub fn parse_lenient_with(
+    text: &str,
+    contract: &Contract,
+    opts: &ParseOptions,
+) -> Result<Document> {
+    if text.len() > opts.max_input_bytes {
+        return Err(Error::limit(
+            crate::Limit::InputBytes,
+            0,
+            format!(
+                "input has {} bytes, limit {}",
+                text.len(),
+                opts.max_input_bytes
+            ),
+        ));
+    }
+    let mut p = Parser::new(contract);
+    let mut scratch = Scratch::new();
+    for line in syntax::lines(text) {
+        if line.text.len() > opts.max_line_bytes {
+            return Err(Error::limit(
+                crate::Limit::LineBytes,
+                line.number,
+                format!(
+                    "line has {} bytes, limit {}",
+                    line.text.len(),
+                    opts.max_line_bytes
+                ),
+            ));
+        }
+        if p.header.is_some() && p.record_lines >= opts.max_records {
+            return Err(Error::limit(
+                crate::Limit::Records,
+                line.number,
+                format!("more than {} record lines", opts.max_records),
+            ));
+        }
+        p.line(line, &mut scratch);
+    }
+    Ok(p.finish())
+}
+
+/// [`parse`] under resource limits.
+pub fn parse_with(text: &str, contract: &Contract, opts: &ParseOptions) -> Result<Document> {
+    let doc = parse_lenient_with(text, contract, opts)?;
+    if doc.errors.is_empty() {
+        Ok(doc)
+    } else {
+        Err(Error::invalid(doc.errors))
     }
 }
 
