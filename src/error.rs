@@ -129,6 +129,8 @@ pub struct Diagnostic {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     field: Option<String>,
     message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
 }
 
 impl Diagnostic {
@@ -139,6 +141,7 @@ impl Diagnostic {
             line,
             field,
             message: message.into(),
+            path: None,
         }
     }
 
@@ -162,6 +165,18 @@ impl Diagnostic {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The serde path of the value (`items[3].options`), on errors from the
+    /// typed path ([`crate::from_str`]).
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// This diagnostic with a serde path.
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -170,7 +185,11 @@ impl fmt::Display for Diagnostic {
         if let Some(field) = &self.field {
             write!(f, " [{field}]")?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", self.message)?;
+        if let Some(p) = &self.path {
+            write!(f, " (at {p})")?;
+        }
+        Ok(())
     }
 }
 
@@ -277,6 +296,37 @@ impl Error {
         }
     }
 
+    /// Adds diagnostics found before this error (the typed path reports
+    /// every error of the document, not only the one that stopped it).
+    pub(crate) fn prepend(self, mut before: Vec<Diagnostic>) -> Self {
+        if before.is_empty() {
+            return self;
+        }
+        match *self.0 {
+            ErrorKind::Invalid(d) => {
+                before.extend(d);
+                Error::invalid(before)
+            }
+            other => {
+                before.push(Diagnostic::new(
+                    Code::E06,
+                    0,
+                    None,
+                    Error(Box::new(other)).to_string(),
+                ));
+                Error::invalid(before)
+            }
+        }
+    }
+
+    /// The free-form message of an error raised through serde's `custom`.
+    pub(crate) fn custom_message(&self) -> Option<&str> {
+        match &*self.0 {
+            ErrorKind::Message(m) => Some(m),
+            _ => None,
+        }
+    }
+
     /// True for I/O errors (the CLI maps them to exit code 2).
     pub fn is_io(&self) -> bool {
         matches!(&*self.0, ErrorKind::Io(_))
@@ -285,6 +335,18 @@ impl Error {
     /// True when the input was not valid UTF-8.
     pub fn is_utf8(&self) -> bool {
         matches!(&*self.0, ErrorKind::Utf8 { .. })
+    }
+}
+
+impl serde::de::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::message(msg.to_string())
+    }
+}
+
+impl serde::ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::message(msg.to_string())
     }
 }
 

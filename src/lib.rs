@@ -23,17 +23,30 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// Lets the derive's `::mini::…` paths resolve inside this crate's own tests.
+extern crate self as mini;
+
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conformance;
 pub mod contract;
+mod de;
 mod error;
+mod ser;
+pub mod stream;
 pub mod syntax;
+pub mod typed;
 pub mod value;
 
 pub use contract::{Contract, Registry};
+pub use de::{from_reader, from_slice, from_str, from_str_with, Deserializer};
 pub use error::{Code, Diagnostic, Error, Limit, Result};
+#[cfg(feature = "derive")]
+pub use mini_derive::Mini;
+pub use ser::{to_string, to_string_with, to_writer};
+pub use stream::{Reader, ReaderOptions, StreamEnd};
+pub use typed::{Date, Decimal, Mini};
 pub use value::{
     detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
     Diagnostics, Document, ParseOptions, Record,

@@ -45,11 +45,20 @@ fn validate_ok_prints_the_summary_line() {
 
 #[test]
 fn validate_invalid_lists_every_error_and_exits_1() {
-    let o = mini(&["validate", "examples/truncated.mini", "--forks", FORKS], None);
+    let o = mini(
+        &["validate", "examples/truncated.mini", "--forks", FORKS],
+        None,
+    );
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
-    assert!(out.contains("E07 line 3 [options]: list has 3 elements but header k=4"), "{out}");
-    assert!(out.contains("E05 line 5: record has 3 fields, core requires 7"), "{out}");
+    assert!(
+        out.contains("E07 line 3 [options]: list has 3 elements but header k=4"),
+        "{out}"
+    );
+    assert!(
+        out.contains("E05 line 5: record has 3 fields, core requires 7"),
+        "{out}"
+    );
     assert!(out.contains("E04 line 0:"), "{out}");
     assert!(out.ends_with("INVALID: 3 error(s)\n"), "{out}");
 }
@@ -58,7 +67,11 @@ fn validate_invalid_lists_every_error_and_exits_1() {
 fn unknown_prefix_is_unverified_not_invalid() {
     let o = mini(&["validate", "-", "--forks", FORKS], Some(b"zz|n=1\nx"));
     assert_eq!(o.status.code(), Some(3));
-    assert!(stderr(&o).contains("UNVERIFIED: no contract for prefix 'zz'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("UNVERIFIED: no contract for prefix 'zz'"),
+        "{}",
+        stderr(&o)
+    );
     // without any source of contracts either
     let o = mini(&["validate", "examples/quiz.mini"], None);
     assert_eq!(o.status.code(), Some(3));
@@ -66,9 +79,27 @@ fn unknown_prefix_is_unverified_not_invalid() {
 
 #[test]
 fn explicit_prefix_and_contract_are_honoured() {
-    let o = mini(&["validate", "examples/quiz.mini", "-p", "quiz", "--forks", FORKS], None);
+    let o = mini(
+        &[
+            "validate",
+            "examples/quiz.mini",
+            "-p",
+            "quiz",
+            "--forks",
+            FORKS,
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0));
-    let o = mini(&["validate", "examples/quiz.mini", "--contract", "examples/forks/tk/contract.json"], None);
+    let o = mini(
+        &[
+            "validate",
+            "examples/quiz.mini",
+            "--contract",
+            "examples/forks/tk/contract.json",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("E02 line 1"), "{}", stdout(&o));
 }
@@ -80,7 +111,15 @@ fn usage_and_io_errors_exit_2() {
     let o = mini(&["validate", "no/such/file.mini", "--forks", FORKS], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
-    let o = mini(&["validate", "examples/quiz.mini", "--contract", "no/such.json"], None);
+    let o = mini(
+        &[
+            "validate",
+            "examples/quiz.mini",
+            "--contract",
+            "no/such.json",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -97,17 +136,26 @@ fn env_var_points_at_the_forks() {
 
 #[test]
 fn invalid_utf8_and_binary_input_are_clear_errors() {
-    let o = mini(&["validate", "-", "--forks", FORKS], Some(b"quiz|n=1|k=4\nq1|caf\xe9|x"));
+    let o = mini(
+        &["validate", "-", "--forks", FORKS],
+        Some(b"quiz|n=1|k=4\nq1|caf\xe9|x"),
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stdout(&o).contains("invalid UTF-8 at line 2, byte offset 19"),
         "{}",
         stdout(&o)
     );
-    let o = mini(&["to-json", "-", "--forks", FORKS], Some(b"\x00\x01\x02\xff\xfe"));
+    let o = mini(
+        &["to-json", "-", "--forks", FORKS],
+        Some(b"\x00\x01\x02\xff\xfe"),
+    );
     assert_eq!(o.status.code(), Some(1));
     // binary that is valid UTF-8: parsed, rejected, no panic
-    let o = mini(&["validate", "-", "-p", "quiz", "--forks", FORKS], Some(b"\x00\x01|\x02\n\x03"));
+    let o = mini(
+        &["validate", "-", "-p", "quiz", "--forks", FORKS],
+        Some(b"\x00\x01|\x02\n\x03"),
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("E02 line 1"), "{}", stdout(&o));
     assert!(!stderr(&o).contains("panicked"));
@@ -122,7 +170,16 @@ fn empty_input_is_e01_whatever_the_contract() {
 
 #[test]
 fn to_json_and_from_json_round_trip() {
-    let o = mini(&["to-json", "examples/tickets.mini", "--forks", FORKS, "--compact"], None);
+    let o = mini(
+        &[
+            "to-json",
+            "examples/tickets.mini",
+            "--forks",
+            FORKS,
+            "--compact",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let json = stdout(&o);
     assert_eq!(json.lines().count(), 1);
@@ -137,11 +194,23 @@ fn to_json_and_from_json_round_trip() {
 
 #[test]
 fn to_json_strict_rejects_and_lenient_keeps_valid_records() {
-    let o = mini(&["to-json", "examples/truncated.mini", "--forks", FORKS], None);
+    let o = mini(
+        &["to-json", "examples/truncated.mini", "--forks", FORKS],
+        None,
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).is_empty());
     assert!(stderr(&o).contains("INVALID: 3 error(s)"));
-    let o = mini(&["to-json", "examples/truncated.mini", "--forks", FORKS, "--lenient"], None);
+    let o = mini(
+        &[
+            "to-json",
+            "examples/truncated.mini",
+            "--forks",
+            FORKS,
+            "--lenient",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["items"].as_array().map(Vec::len), Some(2));
@@ -153,21 +222,31 @@ fn from_json_rejects_invalid_objects_with_the_parser_code() {
     let bad = br#"{"prefix":"quiz","header":{"k":4},"items":[{"id":"q1","stem":"s","options":["a","b","c","d"],"answer":7,"level":1,"level_name":"apply","tags":[],"irt":{"a":1,"b":1,"c":0}}]}"#;
     let o = mini(&["from-json", "-", "--forks", FORKS], Some(bad));
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("E08 line 2 [options]"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("E08 line 2 [options]"),
+        "{}",
+        stderr(&o)
+    );
     let o = mini(&["from-json", "-", "--forks", FORKS], Some(b"{not json"));
     assert_eq!(o.status.code(), Some(1));
 }
 
 #[test]
 fn diagnose_reports_unknown_n_as_null() {
-    let o = mini(&["diagnose", "-", "--forks", FORKS], Some(b"quiz|n=many|k=4\nq1|s|a*,b,c,d|1|apply||1,1,0"));
+    let o = mini(
+        &["diagnose", "-", "--forks", FORKS],
+        Some(b"quiz|n=many|k=4\nq1|s|a*,b,c,d|1|apply||1,1,0"),
+    );
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["declared_n"], serde_json::Value::Null);
     assert_eq!(v["missing_records"], serde_json::Value::Null);
     assert_eq!(v["truncated"], serde_json::Value::Null);
     assert_eq!(v["valid_records"], 1);
-    let o = mini(&["diagnose", "examples/truncated.mini", "--forks", FORKS], None);
+    let o = mini(
+        &["diagnose", "examples/truncated.mini", "--forks", FORKS],
+        None,
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["missing_records"], 1);
     assert_eq!(v["truncated"], true);
@@ -176,7 +255,8 @@ fn diagnose_reports_unknown_n_as_null() {
 
 #[test]
 fn conformance_command_ends_with_the_count_line() {
-    let dir = std::env::var("MINI_CONFORMANCE").unwrap_or_else(|_| "../shared/conformance".to_string());
+    let dir =
+        std::env::var("MINI_CONFORMANCE").unwrap_or_else(|_| "../shared/conformance".to_string());
     let o = mini(&["conformance", &dir], None);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o).lines().last(), Some("376 passed, 0 failed"));

@@ -634,6 +634,28 @@ pub fn check_record<'a>(
     RecordOutcome::Valid(values)
 }
 
+/// The document-level checks once every line is read: E01 without a header
+/// line, E04 when a known `n` differs from the number of record lines.
+pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Option<Diagnostic> {
+    let Some(h) = header else {
+        return Some(Diagnostic::new(
+            Code::E01,
+            0,
+            None,
+            "empty document: header missing",
+        ));
+    };
+    let n = h.n?;
+    (n != record_lines as u64).then(|| {
+        Diagnostic::new(
+            Code::E04,
+            0,
+            None,
+            format!("header declares n={n} but document has {record_lines} record lines"),
+        )
+    })
+}
+
 /// Builds the canonical JSON object of a valid record.
 pub fn record_json(contract: &Contract, values: &[FieldValue<'_>]) -> Map<String, Value> {
     let mut m = Map::with_capacity(values.len() + 2);

@@ -85,6 +85,9 @@ pub fn canonical_decimal(s: &str) -> String {
     out
 }
 
+/// The most digits an integer is written with by the serializer.
+pub const MAX_WRITTEN_DIGITS: i64 = 4096;
+
 /// An exact decimal value: `(-1)^neg × digits × 10^exp`, with `digits`
 /// free of leading and trailing zeros (empty for zero).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,6 +160,26 @@ impl Dec {
             }
             Ordering::Equal
         })
+    }
+
+    /// The digits of an integral value, never with an exponent
+    /// (`1e40` → `1` followed by 40 zeros); `None` for a fraction.
+    /// Values that would need more than [`MAX_WRITTEN_DIGITS`] digits give
+    /// `None` too (a JSON `1e999999999` must not allocate a gigabyte).
+    pub fn integer_text(&self) -> Option<String> {
+        if !self.is_integral() || self.exp > MAX_WRITTEN_DIGITS {
+            return None;
+        }
+        if self.is_zero() {
+            return Some("0".to_string());
+        }
+        let mut out = String::with_capacity(self.digits.len() + self.exp as usize + 1);
+        if self.neg {
+            out.push('-');
+        }
+        out.extend(self.digits.iter().map(|d| char::from(b'0' + d)));
+        out.extend(std::iter::repeat_n('0', self.exp as usize));
+        Some(out)
     }
 
     /// Plain decimal text: integral values without a point (or with `.0`
@@ -326,6 +349,12 @@ mod tests {
         assert_eq!(f("00.5", true), "0.5");
         assert_eq!(f("1e20", false), "100000000000000000000");
         assert_eq!(f("1e-40", false), "1e-40");
+        assert_eq!(
+            Dec::parse("1e40").unwrap().integer_text().unwrap(),
+            format!("1{}", "0".repeat(40))
+        );
+        assert_eq!(Dec::parse("-2.0").unwrap().integer_text().unwrap(), "-2");
+        assert_eq!(Dec::parse("2.5").unwrap().integer_text(), None);
         assert_eq!(f("-0.0", false), "0");
         assert_eq!(format_f64(0.1).unwrap(), "0.1");
         assert_eq!(format_f64(-1.0).unwrap(), "-1");

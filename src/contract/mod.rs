@@ -509,7 +509,14 @@ impl Loader {
                     ));
                     return None;
                 };
-                let item = self.scalar(obj, item_ty, false, "item_values", ctx);
+                // Enum items take `item_values`; a header list may also use
+                // `values` (as the upstream oracle reads it).
+                let values_key = if !allow_mlist && !obj.contains_key("item_values") {
+                    "values"
+                } else {
+                    "item_values"
+                };
+                let item = self.scalar(obj, item_ty, false, values_key, ctx);
                 let arity = Arity {
                     min: self.count(obj.get("min"), "min", ctx),
                     max: self.count(obj.get("max"), "max", ctx),

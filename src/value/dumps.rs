@@ -68,9 +68,9 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
                     t.clone()
                 })
             }
-            Value::Number(n) => match Dec::parse(&n.to_string()) {
-                Some(d) if d.is_integral() => Ok(d.format(false)),
-                _ => Err(e06(format!(
+            Value::Number(n) => match Dec::parse(&n.to_string()).and_then(|d| d.integer_text()) {
+                Some(t) => Ok(t),
+                None => Err(e06(format!(
                     "decimal values travel as strings; got the binary number {n}"
                 ))),
             },
@@ -80,9 +80,12 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
             ))),
         },
         ScalarType::Int => match v {
-            Value::Number(n) => match Dec::parse(&n.to_string()) {
-                Some(d) if d.is_integral() => Ok(d.format(false)),
-                _ => Err(e06(format!("expected int, got non-integral {n}"))),
+            Value::Number(n) => match Dec::parse(&n.to_string()).and_then(|d| d.integer_text()) {
+                Some(t) => Ok(t),
+                None => Err(e06(format!(
+                    "expected int, got {n} (not integral, or more than {} digits)",
+                    number::MAX_WRITTEN_DIGITS
+                ))),
             },
             other => Err(e06(format!("expected int, got {}", json_type(other)))),
         },

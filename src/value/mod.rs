@@ -13,7 +13,7 @@ pub use dumps::dumps;
 
 use crate::check::{self, HeaderInfo, RecordOutcome, Scratch, Uniques};
 use crate::contract::Contract;
-use crate::error::{Code, Diagnostic, Error, Result};
+use crate::error::{Diagnostic, Error, Result};
 use crate::syntax::{self, Line};
 
 /// One valid record and where it came from.
@@ -36,6 +36,7 @@ pub struct Document {
     header: Option<HeaderInfo>,
     records_key: String,
     records: Vec<Record>,
+    valid_records: usize,
     errors: Vec<Diagnostic>,
     record_lines: usize,
     last_line_cut: bool,
@@ -57,7 +58,8 @@ pub struct Diagnostics {
     pub record_lines: usize,
     /// Records accepted.
     pub valid_records: usize,
-    /// Physical lines of the accepted records.
+    /// Physical lines of the accepted records (empty when a streaming
+    /// reader did not keep its records).
     pub valid_lines: Vec<usize>,
     /// Physical lines with at least one error, ascending (header excluded).
     pub invalid_lines: Vec<usize>,
@@ -196,7 +198,7 @@ impl Document {
             prefix: self.prefix().map(str::to_string),
             declared_n: n,
             record_lines: self.record_lines,
-            valid_records: self.records.len(),
+            valid_records: self.valid_records,
             valid_lines: self.records.iter().map(|r| r.line).collect(),
             invalid_lines: invalid,
             missing_records: missing,
@@ -207,6 +209,17 @@ impl Document {
     }
 }
 
+/// What a fed line was.
+#[derive(Debug)]
+pub(crate) enum Fed {
+    /// The header line.
+    Header,
+    /// A valid record.
+    Valid(Record),
+    /// An invalid record line (its errors were recorded).
+    Invalid,
+}
+
 /// Incremental parser state shared by the whole-text parse and the
 /// streaming reader: feed it complete lines, then finish.
 #[derive(Debug)]
@@ -215,6 +228,7 @@ pub(crate) struct Parser<'c> {
     header: Option<HeaderInfo>,
     uniques: Uniques,
     records: Vec<Record>,
+    valid_records: usize,
     errors: Vec<Diagnostic>,
     record_lines: usize,
     last_line_cut: bool,
@@ -227,18 +241,20 @@ impl<'c> Parser<'c> {
             header: None,
             uniques: Uniques::new(contract),
             records: Vec::new(),
+            valid_records: 0,
             errors: Vec::new(),
             record_lines: 0,
             last_line_cut: false,
         }
     }
 
-    /// Feeds one significant line; returns the index of the record it
-    /// produced, if it was a valid record line.
-    pub(crate) fn line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Option<usize> {
+    /// Feeds one significant line: the first is the header; each later one
+    /// is a record line, checked, and returned when valid (the caller keeps
+    /// it with [`Parser::keep`] or not).
+    pub(crate) fn line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Fed {
         let Some(header) = &self.header else {
             self.header = Some(check::check_header(line, self.contract, &mut self.errors));
-            return None;
+            return Fed::Header;
         };
         let index = self.record_lines;
         self.record_lines += 1;
@@ -253,45 +269,46 @@ impl<'c> Parser<'c> {
         self.last_line_cut = scratch.looked_cut();
         match outcome {
             RecordOutcome::Valid(values) => {
-                self.records.push(Record {
+                self.valid_records += 1;
+                Fed::Valid(Record {
                     line: line.number,
                     index,
                     value: check::record_json(self.contract, &values),
-                });
-                Some(self.records.len() - 1)
+                })
             }
-            RecordOutcome::Invalid => None,
+            RecordOutcome::Invalid => Fed::Invalid,
         }
     }
 
+    /// Keeps a record in the document being built.
+    pub(crate) fn keep(&mut self, r: Record) {
+        self.records.push(r);
+    }
+
+    /// Errors found so far.
+    pub(crate) fn errors(&self) -> &[Diagnostic] {
+        &self.errors
+    }
+
+    /// Whether the header line has been read.
+    pub(crate) fn has_header(&self) -> bool {
+        self.header.is_some()
+    }
+
+    /// Record lines seen so far.
+    pub(crate) fn record_lines(&self) -> usize {
+        self.record_lines
+    }
+
     pub(crate) fn finish(mut self) -> Document {
-        match &self.header {
-            None => self.errors.push(Diagnostic::new(
-                Code::E01,
-                0,
-                None,
-                "empty document: header missing",
-            )),
-            Some(h) => {
-                if let Some(n) = h.n {
-                    if n != self.record_lines as u64 {
-                        self.errors.push(Diagnostic::new(
-                            Code::E04,
-                            0,
-                            None,
-                            format!(
-                                "header declares n={n} but document has {} record lines",
-                                self.record_lines
-                            ),
-                        ));
-                    }
-                }
-            }
+        if let Some(d) = check::document_errors(self.header.as_ref(), self.record_lines) {
+            self.errors.push(d);
         }
         Document {
             header: self.header,
             records_key: self.contract.records_key().to_string(),
             records: self.records,
+            valid_records: self.valid_records,
             errors: self.errors,
             record_lines: self.record_lines,
             last_line_cut: self.last_line_cut,
@@ -366,14 +383,16 @@ pub fn parse_lenient_with(
                 ),
             ));
         }
-        if p.header.is_some() && p.record_lines >= opts.max_records {
+        if p.has_header() && p.record_lines() >= opts.max_records {
             return Err(Error::limit(
                 crate::Limit::Records,
                 line.number,
                 format!("more than {} record lines", opts.max_records),
             ));
         }
-        p.line(line, &mut scratch);
+        if let Fed::Valid(r) = p.line(line, &mut scratch) {
+            p.keep(r);
+        }
     }
     Ok(p.finish())
 }
@@ -394,7 +413,9 @@ pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
     let mut p = Parser::new(contract);
     let mut scratch = Scratch::new();
     for line in syntax::lines(text) {
-        p.line(line, &mut scratch);
+        if let Fed::Valid(r) = p.line(line, &mut scratch) {
+            p.keep(r);
+        }
     }
     p.finish()
 }

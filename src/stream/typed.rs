@@ -1,0 +1,148 @@
+//! Typed records from a reader, one line at a time.
+
+use std::io::BufRead;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+
+use crate::check::{self, HeaderInfo, RecordOutcome, Scratch, Uniques};
+use crate::contract::Contract;
+use crate::de::RecordDe;
+use crate::error::{Diagnostic, Error, Result};
+use crate::syntax::{self, Line};
+
+/// Reads typed records from `reader` under `contract`, one line at a time
+/// (only the current line is held in memory, plus the values of `unique`
+/// fields seen so far).
+///
+/// Each item is a record or the errors of one line: header errors first
+/// (if any), then one item per record line, then a final E04 (or E01) if the
+/// count is wrong. Iteration ends after that.
+///
+/// ```
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Todo { title: String, done: bool }
+///
+/// let contract = mini::Contract::from_json(r#"{"prefix": "todo",
+///     "core": [{"name": "title", "type": "str"}, {"name": "done", "type": "bool"}]}"#).unwrap();
+/// let input = "todo|n=3\nbuy milk|false\nbroken\nwrite docs|true\n";
+/// let items: Vec<mini::Result<Todo>> = mini::stream::records(input.as_bytes(), &contract).collect();
+/// assert_eq!(items.len(), 3);
+/// assert_eq!(items[0].as_ref().unwrap().title, "buy milk");
+/// assert_eq!(items[1].as_ref().unwrap_err().diagnostics()[0].line(), 3);
+/// assert!(items[2].as_ref().unwrap().done);
+/// ```
+pub fn records<T: DeserializeOwned, R: BufRead>(
+    reader: R,
+    contract: &Contract,
+) -> Records<'_, T, R> {
+    Records {
+        reader,
+        contract,
+        buf: Vec::new(),
+        line_no: 0,
+        header: None,
+        uniques: Uniques::new(contract),
+        record_lines: 0,
+        finished: false,
+        _t: PhantomData,
+    }
+}
+
+/// The iterator of [`records`].
+pub struct Records<'c, T, R> {
+    reader: R,
+    contract: &'c Contract,
+    buf: Vec<u8>,
+    line_no: usize,
+    header: Option<HeaderInfo>,
+    uniques: Uniques,
+    record_lines: usize,
+    finished: bool,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<'c, T: DeserializeOwned, R: BufRead> Records<'c, T, R> {
+    /// The header read so far (after the first item).
+    pub fn header(&self) -> Option<&HeaderInfo> {
+        self.header.as_ref()
+    }
+
+    fn finish(&mut self) -> Option<Result<T>> {
+        self.finished = true;
+        check::document_errors(self.header.as_ref(), self.record_lines)
+            .map(|d| Err(Error::invalid(vec![d])))
+    }
+}
+
+impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.finished {
+            return None;
+        }
+        loop {
+            self.buf.clear();
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return self.finish(),
+                Ok(_) => {}
+                Err(e) => {
+                    self.finished = true;
+                    return Some(Err(e.into()));
+                }
+            }
+            self.line_no += 1;
+            let mut bytes: &[u8] = &self.buf;
+            bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+            if self.line_no == 1 {
+                bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+            }
+            bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+            let text = match std::str::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(e) => return Some(Err(Error::utf8(self.line_no, e.valid_up_to()))),
+            };
+            if syntax::is_blank(text) {
+                continue;
+            }
+            let line = Line {
+                number: self.line_no,
+                text,
+            };
+            let mut diags: Vec<Diagnostic> = Vec::new();
+            let Some(header) = &self.header else {
+                self.header = Some(check::check_header(line, self.contract, &mut diags));
+                if diags.is_empty() {
+                    continue;
+                }
+                return Some(Err(Error::invalid(diags)));
+            };
+            let index = self.record_lines;
+            self.record_lines += 1;
+            let mut scratch = Scratch::new();
+            let outcome = check::check_record(
+                line,
+                self.contract,
+                header,
+                &mut self.uniques,
+                &mut scratch,
+                &mut diags,
+            );
+            return Some(match outcome {
+                RecordOutcome::Valid(values) => {
+                    T::deserialize(RecordDe::new(self.contract, values, line.number, index))
+                        .map_err(|e| {
+                            crate::de::locate(
+                                e,
+                                line.number,
+                                None,
+                                format!("{}[{index}]", self.contract.records_key()),
+                            )
+                        })
+                }
+                RecordOutcome::Invalid => Err(Error::invalid(diags)),
+            });
+        }
+    }
+}
