@@ -75,11 +75,50 @@ enum Command {
         /// One-line JSON instead of pretty-printed.
         #[arg(long)]
         compact: bool,
+        /// Stream: one JSON record per line (NDJSON) on stdout as soon as
+        /// each input line closes; errors and a final `{"summary": …}`
+        /// object go to stderr. Exit 0 only if the document is complete.
+        #[arg(long, conflicts_with = "lenient")]
+        stream: bool,
     },
     /// Serialize a canonical JSON object to canonical `.mini` text.
     FromJson {
         /// The JSON file (`-` for stdin).
         file: String,
+        #[command(flatten)]
+        contract: ContractArgs,
+    },
+    /// Extract the document from a model's answer: skips prose and Markdown
+    /// fences around it, strips a BOM, converts CRLF. Prints the document;
+    /// each fix made is reported on stderr (never silently).
+    Extract {
+        /// The answer file (`-` for stdin).
+        file: String,
+        /// The expected prefix (helps find the header line).
+        #[arg(short = 'p', long = "prefix")]
+        prefix: Option<String>,
+    },
+    /// Print a prompt asking a model to fix only the invalid lines of a
+    /// document (`[L<n>]` per line, `[Lx-Ly]` for a record split by a raw
+    /// newline). Exit 0 with nothing printed when the document is valid.
+    RepairPrompt {
+        /// The .mini file (`-` for stdin); prose and fences are extracted first.
+        file: String,
+        #[command(flatten)]
+        contract: ContractArgs,
+        /// Language of the prompt: `en` or `es`.
+        #[arg(long, default_value = "en")]
+        lang: String,
+    },
+    /// Merge a model's answer to `repair-prompt` into the document: prints the
+    /// merged document; what was applied, dropped or left unresolved goes to
+    /// stderr. The header `n` is never rewritten. Exit 0 only if the merged
+    /// document is valid.
+    Merge {
+        /// The .mini file the prompt was made from.
+        file: String,
+        /// The model's answer (`-` for stdin).
+        answer: String,
         #[command(flatten)]
         contract: ContractArgs,
     },
@@ -249,9 +288,32 @@ pub fn run(cli: Cli) -> Output {
             contract,
             lenient,
             compact,
-        } => to_json(&file, &contract, lenient, compact),
+            stream,
+        } => {
+            if stream {
+                let (mut out, mut err) = (Vec::new(), Vec::new());
+                let code = stream_to_json(&file, &contract, &mut out, &mut err);
+                return Output {
+                    code,
+                    stdout: String::from_utf8_lossy(&out).into_owned(),
+                    stderr: String::from_utf8_lossy(&err).into_owned(),
+                };
+            }
+            to_json(&file, &contract, lenient, compact)
+        }
         Command::FromJson { file, contract } => from_json(&file, &contract),
         Command::Conformance { dirs, forks } => conformance(&dirs, forks.as_deref()),
+        Command::Extract { file, prefix } => extract(&file, prefix.as_deref()),
+        Command::RepairPrompt {
+            file,
+            contract,
+            lang,
+        } => repair_prompt(&file, &contract, &lang),
+        Command::Merge {
+            file,
+            answer,
+            contract,
+        } => merge(&file, &answer, &contract),
     };
     r.unwrap_or_else(|o| o)
 }
@@ -349,6 +411,93 @@ fn from_json(file: &str, args: &ContractArgs) -> Result<Output, Output> {
     }
 }
 
+fn extract(file: &str, prefix: Option<&str>) -> Result<Output, Output> {
+    let text = text_input(file)?;
+    let got = crate::repair::extract(&text, prefix);
+    let mut o = Output::default();
+    for f in &got.fixes {
+        o = o.err(format!("fixed: {f}"));
+    }
+    o.stdout.push_str(&got.text);
+    if !got.text.ends_with('\n') {
+        o.stdout.push('\n');
+    }
+    Ok(o)
+}
+
+/// Reads a document, extracts it from any surrounding prose (reporting the
+/// fixes) and resolves its contract.
+fn extracted_document(
+    file: &str,
+    args: &ContractArgs,
+) -> Result<(String, Contract, Output), Output> {
+    let raw = text_input(file)?;
+    let got = crate::repair::extract(&raw, args.prefix.as_deref());
+    let mut o = Output::default();
+    for f in &got.fixes {
+        o = o.err(format!("fixed: {f}"));
+    }
+    match resolve(args, crate::detect_prefix(&got.text))? {
+        Resolved::Found(c) => Ok((got.text, c, o)),
+        Resolved::Missing(why) => Err(unverified(why)),
+    }
+}
+
+fn repair_prompt(file: &str, args: &ContractArgs, lang: &str) -> Result<Output, Output> {
+    let lang: crate::repair::Lang = lang.parse().map_err(|_| {
+        Output::default()
+            .err(format!("error: --lang must be en or es, not '{lang}'"))
+            .code(EXIT_USAGE)
+    })?;
+    let (text, c, o) = extracted_document(file, args)?;
+    match crate::repair::repair_request(&text, &c, lang) {
+        None => Ok(o.err("valid: nothing to repair")),
+        Some(req) => Ok(o.out(req.prompt.trim_end())),
+    }
+}
+
+fn merge(file: &str, answer: &str, args: &ContractArgs) -> Result<Output, Output> {
+    let (text, c, mut o) = extracted_document(file, args)?;
+    let answer_text = text_input(answer)?;
+    let Some(req) = crate::repair::repair_request(&text, &c, crate::repair::Lang::En) else {
+        o.stdout.push_str(&text);
+        return Ok(o.err("valid: nothing to merge"));
+    };
+    let m = crate::repair::merge(&text, &req, &answer_text, &c);
+    for f in &m.fixes {
+        o = o.err(format!("answer fixed: {f}"));
+    }
+    if let Some(p) = &m.answer_problem {
+        o = o.err(format!("answer rejected: {p}"));
+    }
+    for i in &m.applied {
+        o = o.err(format!("applied [{}]", req.items[*i].tag()));
+    }
+    for i in &m.dropped {
+        o = o.err(format!("dropped [{}]", req.items[*i].tag()));
+    }
+    for u in &m.unresolved {
+        o = o.err(format!(
+            "unresolved [{}]: {}",
+            req.items[u.item].tag(),
+            u.reason
+        ));
+    }
+    let doc = crate::parse_lenient(&m.text, &c);
+    for d in doc.errors() {
+        o = o.err(format!("remaining: {d}"));
+    }
+    o.stdout.push_str(&m.text);
+    if !m.text.ends_with('\n') {
+        o.stdout.push('\n');
+    }
+    Ok(o.code(if doc.is_valid() {
+        EXIT_OK
+    } else {
+        EXIT_INVALID
+    }))
+}
+
 fn conformance(dirs: &[PathBuf], forks: Option<&Path>) -> Result<Output, Output> {
     let runner = Runner::new(forks.map(Path::to_path_buf));
     let mut o = Output::default();
@@ -374,6 +523,145 @@ fn conformance(dirs: &[PathBuf], forks: Option<&Path>) -> Result<Output, Output>
         .code(code))
 }
 
+/// `to-json --stream`: reads the input in chunks, resolves the contract
+/// once the header line is in, and writes each record as one JSON line the
+/// moment its line closes (flushing each), errors to `err` as they are
+/// found, and a final `{"summary": …}` object to `err`.
+pub fn stream_to_json(
+    file: &str,
+    args: &ContractArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let mut input: Box<dyn Read> = if file == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        match std::fs::File::open(file) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {file}: {e}");
+                return EXIT_USAGE;
+            }
+        }
+    };
+    let mut chunk = vec![0u8; 4096];
+    let mut head: Vec<u8> = Vec::new();
+    // read until the first significant line is complete (or the input ends)
+    let header_ready = |head: &[u8]| {
+        let text = String::from_utf8_lossy(head);
+        let mut lines = text.split('\n');
+        let complete = text.matches('\n').count();
+        lines
+            .by_ref()
+            .take(complete)
+            .any(|l| !crate::syntax::is_blank(l.trim_end_matches('\r')))
+    };
+    let mut eof = false;
+    while !eof && !header_ready(&head) {
+        match input.read(&mut chunk) {
+            Ok(0) => eof = true,
+            Ok(k) => head.extend_from_slice(&chunk[..k]),
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {file}: {e}");
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let detected = crate::detect_prefix(&String::from_utf8_lossy(&head));
+    let contract = match resolve(args, detected) {
+        Ok(Resolved::Found(c)) => c,
+        Ok(Resolved::Missing(why)) => {
+            if head.iter().all(u8::is_ascii_whitespace) && args.contract.is_none() {
+                let _ = writeln!(err, "E01 line 0: empty document: header missing");
+                return EXIT_INVALID;
+            }
+            let _ = writeln!(err, "UNVERIFIED: {why}");
+            return EXIT_UNVERIFIED;
+        }
+        Err(o) => {
+            let _ = err.write_all(o.stderr.as_bytes());
+            return o.code;
+        }
+    };
+    let mut reader = crate::Reader::with_options(
+        &contract,
+        crate::ReaderOptions {
+            keep_records: false,
+            ..crate::ReaderOptions::default()
+        },
+    );
+    let mut reported = 0;
+    let mut emit = |records: Vec<crate::Record>,
+                    reader: &crate::Reader<'_>,
+                    out: &mut dyn Write,
+                    err: &mut dyn Write| {
+        for r in records {
+            let _ = writeln!(out, "{}", Value::Object(r.value));
+        }
+        let _ = out.flush();
+        for d in &reader.errors()[reported..] {
+            let _ = writeln!(err, "{d}");
+        }
+        reported = reader.errors().len();
+    };
+    let mut data = head;
+    loop {
+        match reader.push(&data) {
+            Ok(records) => emit(records, &reader, out, err),
+            Err(e) => {
+                let _ = writeln!(err, "INVALID: {e}");
+                return EXIT_INVALID;
+            }
+        }
+        if eof {
+            break;
+        }
+        match input.read(&mut chunk) {
+            Ok(0) => eof = true,
+            Ok(k) => data = chunk[..k].to_vec(),
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {file}: {e}");
+                return EXIT_USAGE;
+            }
+        }
+        if eof {
+            data.clear();
+        }
+    }
+    match reader.end() {
+        Ok(end) => {
+            if let Some(r) = &end.last_record {
+                let _ = writeln!(out, "{}", Value::Object(r.value.clone()));
+                let _ = out.flush();
+            }
+            for d in &end.document.errors()[reported.min(end.document.errors().len())..] {
+                let _ = writeln!(err, "{d}");
+            }
+            let summary = serde_json::json!({"summary": {
+                "expected": end.expected,
+                "received": end.received,
+                "valid": end.valid,
+                "missing": end.missing,
+                "excess": end.excess,
+                "last_line_terminated": end.last_line_terminated,
+                "truncated": end.truncated,
+                "complete": end.complete,
+                "errors": end.document.errors().len(),
+            }});
+            let _ = writeln!(err, "{summary}");
+            if end.complete {
+                EXIT_OK
+            } else {
+                EXIT_INVALID
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(err, "INVALID: {e}");
+            EXIT_INVALID
+        }
+    }
+}
+
 /// Entry point of the binary: parses `std::env::args`, runs, prints, and
 /// returns the exit code.
 pub fn main() -> i32 {
@@ -384,6 +672,16 @@ pub fn main() -> i32 {
             return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
     };
+    if let Command::ToJson {
+        file,
+        contract,
+        stream: true,
+        ..
+    } = &cli.command
+    {
+        let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
+        return stream_to_json(file, contract, &mut stdout.lock(), &mut stderr.lock());
+    }
     let out = run(cli);
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
     let _ = std::io::stderr().write_all(out.stderr.as_bytes());

@@ -133,6 +133,11 @@ impl<'c> Reader<'c> {
         }
     }
 
+    /// The errors found so far (in line order).
+    pub fn errors(&self) -> &[Diagnostic] {
+        self.parser.errors()
+    }
+
     /// Feeds a chunk; returns the valid records whose lines closed in it.
     /// Fails only on invalid UTF-8 (with line and byte offset) or a limit.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Record>> {
