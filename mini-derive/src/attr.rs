@@ -6,7 +6,7 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, Token, UnOp};
 
-use crate::case::{RenameRule, RULES};
+use crate::case::RenameRule;
 
 /// Collects several errors so one build reports them all.
 #[derive(Default)]
@@ -32,7 +32,10 @@ fn fail<T>(tokens: impl quote::ToTokens, msg: impl std::fmt::Display) -> syn::Re
 
 /// The key of a nested meta, as text (`rename`, `mlist`, …).
 fn key(meta: &ParseNestedMeta) -> String {
-    let path = &meta.path;
+    key_of(&meta.path)
+}
+
+fn key_of(path: &syn::Path) -> String {
     path.get_ident().map_or_else(
         || quote::quote!(#path).to_string().replace(' ', ""),
         ToString::to_string,
@@ -51,6 +54,23 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
+/// The value of `key = value`, seen through the invisible groups that
+/// `macro_rules!` puts around a `$x:literal` / `$x:expr`.
+fn value(meta: &ParseNestedMeta) -> syn::Result<Expr> {
+    fn ungroup(mut e: Expr) -> Expr {
+        while let Expr::Group(g) = e {
+            e = *g.expr;
+        }
+        e
+    }
+    let mut expr = ungroup(meta.value()?.parse()?);
+    if let Expr::Unary(u) = &mut expr {
+        let inner = std::mem::replace(&mut *u.expr, Expr::Verbatim(TokenStream::new()));
+        *u.expr = ungroup(inner);
+    }
+    Ok(expr)
+}
+
 /// A string value: `key = "…"`.
 fn lit_str(meta: &ParseNestedMeta, attr: &str, example: &str) -> syn::Result<LitStr> {
     let k = key(meta);
@@ -60,7 +80,7 @@ fn lit_str(meta: &ParseNestedMeta, attr: &str, example: &str) -> syn::Result<Lit
             format_args!("#[{attr}({k})] needs a value: #[{attr}({k} = {example})]"),
         );
     }
-    let expr: Expr = meta.value()?.parse()?;
+    let expr = value(meta)?;
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
@@ -96,16 +116,6 @@ fn ser_de(meta: &ParseNestedMeta) -> syn::Result<SerDe> {
     }
 }
 
-fn rename_rule(s: &LitStr) -> syn::Result<RenameRule> {
-    RenameRule::from_name(&s.value()).ok_or_else(|| {
-        let names: Vec<String> = RULES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-        syn::Error::new_spanned(
-            s,
-            format_args!("unknown rename rule: expected one of {}", names.join(", ")),
-        )
-    })
-}
-
 fn is_serde(a: &Attribute) -> bool {
     a.path().is_ident("serde")
 }
@@ -126,51 +136,47 @@ pub(crate) struct SerdeContainer {
 pub(crate) fn serde_container(attrs: &[Attribute], errors: &mut Errors) -> SerdeContainer {
     let mut out = SerdeContainer::default();
     for a in attrs.iter().filter(|a| is_serde(a)) {
+        // Rejections do not stop the parse, so every one is reported.
+        let mut rejected = Vec::new();
         let r = a.parse_nested_meta(|meta| {
             let k = key(&meta);
-            match k.as_str() {
+            let why = match k.as_str() {
                 "rename_all" => {
                     let (s, d) = ser_de(&meta)?;
+                    // An unknown rule is reported by serde's own derive.
                     out.rename_all = (
-                        s.as_ref().map(rename_rule).transpose()?,
-                        d.as_ref().map(rename_rule).transpose()?,
+                        s.and_then(|s| RenameRule::from_name(&s.value())),
+                        d.and_then(|d| RenameRule::from_name(&d.value())),
                     );
+                    return Ok(());
                 }
                 "default" => {
                     skip_value(&meta)?;
                     out.default = true;
+                    return Ok(());
                 }
-                "untagged" => return fail(
-                    &meta.path,
-                    "#[serde(untagged)] cannot work in .mini: a value is read by its position, \
-                         so the type of each position must be known from the contract, not guessed \
-                         from the data",
+                "untagged" => "#[serde(untagged)] cannot work in .mini: a value is read by its \
+                     position, so the type of each position must be known from the contract, not \
+                     guessed from the data"
+                    .to_string(),
+                "tag" => "#[serde(tag = \"…\")] cannot work in .mini: an internal tag is an \
+                     extra named key, and a .mini line has positions, not keys"
+                    .to_string(),
+                "content" => "#[serde(content = \"…\")] cannot work in .mini: adjacent tagging \
+                     nests the value under a named key, and a .mini line has positions, not keys"
+                    .to_string(),
+                "transparent" | "from" | "try_from" | "into" => format!(
+                    "#[serde({k})] cannot work with #[derive(Mini)]: serde would read or write \
+                     another type than the fields the contract describes by position"
                 ),
-                "tag" => {
-                    return fail(
-                        &meta.path,
-                        "#[serde(tag = \"…\")] cannot work in .mini: an internal tag is an extra \
-                         named key, and a .mini line has positions, not keys",
-                    )
-                }
-                "content" => return fail(
-                    &meta.path,
-                    "#[serde(content = \"…\")] cannot work in .mini: adjacent tagging nests the \
-                         value under a named key, and a .mini line has positions, not keys",
-                ),
-                "transparent" | "from" | "try_from" | "into" => {
-                    return fail(
-                        &meta.path,
-                        format_args!(
-                            "#[serde({k})] cannot work with #[derive(Mini)]: serde would read or \
-                             write another type than the fields the contract describes by position"
-                        ),
-                    )
-                }
-                _ => skip_value(&meta)?,
-            }
-            Ok(())
+                _ => return skip_value(&meta),
+            };
+            rejected.push(syn::Error::new_spanned(&meta.path, why));
+            skip_value(&meta)
         });
+        for e in rejected {
+            errors.push(e);
+        }
         if let Err(e) = r {
             errors.push(e);
         }
@@ -185,8 +191,8 @@ pub(crate) struct SerdeField {
     pub(crate) rename: SerDe,
     /// `skip` (or both `skip_serializing` and `skip_deserializing`).
     pub(crate) skip: bool,
-    skip_ser: Option<Span>,
-    skip_de: Option<Span>,
+    skip_ser: Option<syn::Path>,
+    skip_de: Option<syn::Path>,
     /// `default` / `default = "path"`.
     pub(crate) default: bool,
 }
@@ -195,9 +201,10 @@ pub(crate) struct SerdeField {
 pub(crate) fn serde_field(attrs: &[Attribute], what: &str, errors: &mut Errors) -> SerdeField {
     let mut out = SerdeField::default();
     for a in attrs.iter().filter(|a| is_serde(a)) {
+        let mut rejected = Vec::new();
         let r = a.parse_nested_meta(|meta| {
             let k = key(&meta);
-            match k.as_str() {
+            let why = match k.as_str() {
                 "rename" => {
                     let (s, d) = ser_de(&meta)?;
                     if s.is_some() {
@@ -206,56 +213,71 @@ pub(crate) fn serde_field(attrs: &[Attribute], what: &str, errors: &mut Errors) 
                     if d.is_some() {
                         out.rename.1 = d;
                     }
+                    return Ok(());
                 }
-                "skip" => out.skip = true,
-                "skip_serializing" => out.skip_ser = Some(meta.path.span()),
-                "skip_deserializing" => out.skip_de = Some(meta.path.span()),
+                "skip" => {
+                    out.skip = true;
+                    return Ok(());
+                }
+                "skip_serializing" => {
+                    out.skip_ser = Some(meta.path.clone());
+                    return Ok(());
+                }
+                "skip_deserializing" => {
+                    out.skip_de = Some(meta.path.clone());
+                    return Ok(());
+                }
                 "default" => {
-                    skip_value(&meta)?;
                     out.default = true;
+                    return skip_value(&meta);
                 }
-                "flatten" => return fail(
-                    &meta.path,
-                    "#[serde(flatten)] cannot work in .mini: flattening merges another struct's \
-                         keys into this one by name, and a .mini line has positions, not keys; \
-                         declare the fields here instead",
+                "flatten" => "#[serde(flatten)] cannot work in .mini: flattening merges another \
+                     struct's keys into this one by name, and a .mini line has positions, not \
+                     keys; declare the fields here instead"
+                    .to_string(),
+                "skip_serializing_if" => format!(
+                    "#[serde(skip_serializing_if = \"…\")] cannot work in .mini: a skipped {what} \
+                     would shift every later position on the line; use Option<T> (written as an \
+                     empty position) instead"
                 ),
-                "skip_serializing_if" => {
-                    return fail(
-                        &meta.path,
-                        format_args!(
-                            "#[serde(skip_serializing_if = \"…\")] cannot work in .mini: a skipped \
-                             {what} would shift every later position on the line; use Option<T> \
-                             (written as an empty position) instead"
-                        ),
-                    )
-                }
-                _ => skip_value(&meta)?,
-            }
-            Ok(())
+                _ => return skip_value(&meta),
+            };
+            rejected.push(syn::Error::new_spanned(&meta.path, why));
+            skip_value(&meta)
         });
+        for e in rejected {
+            errors.push(e);
+        }
         if let Err(e) = r {
             errors.push(e);
         }
     }
-    match (out.skip_ser, out.skip_de) {
+    let one_way = |path: &syn::Path, why: &str| {
+        let k = key_of(path);
+        syn::Error::new_spanned(
+            path,
+            format!("#[serde({k})] alone cannot work in .mini: {why}; use #[serde(skip)] to leave it out of both"),
+        )
+    };
+    match (&out.skip_ser, &out.skip_de) {
         (Some(_), Some(_)) => out.skip = true,
         _ if out.skip => {}
-        (Some(span), None) => errors.push(syn::Error::new(
-            span,
-            format_args!(
-                "#[serde(skip_serializing)] alone cannot work in .mini: the {what} would be read \
-                 but never written, so written lines would lose a position; use \
-                 #[serde(skip)] to leave it out of both"
-            ),
+        (Some(p), None) if what == "variant" => errors.push(one_way(
+            p,
+            "the contract would list the variant as a value that serde refuses to write",
         )),
-        (None, Some(span)) => errors.push(syn::Error::new(
-            span,
-            format_args!(
-                "#[serde(skip_deserializing)] alone cannot work in .mini: the {what} would be \
-                 written but never read, so read lines would have one position too many; use \
-                 #[serde(skip)] to leave it out of both"
-            ),
+        (None, Some(p)) if what == "variant" => errors.push(one_way(
+            p,
+            "the contract would list the variant as a value that serde refuses to read",
+        )),
+        (Some(p), None) => errors.push(one_way(
+            p,
+            "the field would be read but never written, so written lines would lose a position",
+        )),
+        (None, Some(p)) => errors.push(one_way(
+            p,
+            "the field would be written but never read, so read lines would have one position \
+             too many",
         )),
         (None, None) => {}
     }
@@ -336,6 +358,8 @@ pub(crate) struct MiniContainer {
     pub(crate) description: Option<LitStr>,
     /// The first document-only key, to report when there is no prefix.
     pub(crate) first_doc_key: Option<syn::Path>,
+    /// Whether `prefix` was written (even with a bad value).
+    pub(crate) has_prefix: bool,
 }
 
 const CONTAINER_KEYS: &str = "prefix, records, separator, version, name, description";
@@ -346,6 +370,7 @@ pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniCo
         let r = a.parse_nested_meta(|meta| {
             let k = key(&meta);
             let doc_key = matches!(k.as_str(), "records" | "separator" | "version" | "name" | "description");
+            out.has_prefix |= k == "prefix";
             if doc_key && out.first_doc_key.is_none() {
                 out.first_doc_key = Some(meta.path.clone());
             }
@@ -370,7 +395,7 @@ pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniCo
                     if !meta.input.peek(Token![=]) {
                         return fail(&meta.path, "#[mini(separator)] needs a value: #[mini(separator = ';')]");
                     }
-                    let expr: Expr = meta.value()?.parse()?;
+                    let expr = value(&meta)?;
                     let Expr::Lit(ExprLit { lit: Lit::Char(c), .. }) = expr else {
                         return fail(
                             expr,
@@ -383,7 +408,7 @@ pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniCo
                     if !meta.input.peek(Token![=]) {
                         return fail(&meta.path, "#[mini(version)] needs a value: #[mini(version = 2)]");
                     }
-                    let expr: Expr = meta.value()?.parse()?;
+                    let expr = value(&meta)?;
                     let Expr::Lit(ExprLit { lit: Lit::Int(i), .. }) = &expr else {
                         return fail(
                             expr,
@@ -433,7 +458,7 @@ fn bound(meta: &ParseNestedMeta) -> syn::Result<BoundLit> {
     if !meta.input.peek(Token![=]) {
         return wrong(&meta.path);
     }
-    let expr: Expr = meta.value()?.parse()?;
+    let expr = value(meta)?;
     let (neg, lit) = match &expr {
         Expr::Lit(ExprLit { lit, .. }) => (false, lit),
         Expr::Unary(ExprUnary {
@@ -494,8 +519,8 @@ pub(crate) struct MiniField {
     pub(crate) min: Option<BoundLit>,
     pub(crate) max: Option<BoundLit>,
     pub(crate) desc: Option<LitStr>,
-    /// Where the attributes are, for errors about the whole set.
-    pub(crate) any: Option<Span>,
+    /// The first `#[mini(...)]`, for errors about the whole set.
+    pub(crate) any: Option<Attribute>,
     /// Where `selected` is.
     pub(crate) selected_span: Option<Span>,
 }
@@ -505,7 +530,7 @@ const FIELD_KEYS: &str = "unique, extension, mlist, selected, count_key, min, ma
 pub(crate) fn mini_field(attrs: &[Attribute], errors: &mut Errors) -> MiniField {
     let mut out = MiniField::default();
     for a in attrs.iter().filter(|a| is_mini(a)) {
-        out.any.get_or_insert_with(|| a.span());
+        out.any.get_or_insert_with(|| a.clone());
         let r = a.parse_nested_meta(|meta| {
             let k = key(&meta);
             match k.as_str() {

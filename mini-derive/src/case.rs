@@ -30,7 +30,7 @@ impl RenameRule {
         RULES.iter().find(|(n, _)| *n == s).map(|(_, r)| *r)
     }
 
-    /// Applies the rule to an enum variant (written in PascalCase).
+    /// Applies the rule to an enum variant (written in `PascalCase`).
     pub(crate) fn apply_to_variant(self, variant: &str) -> String {
         match self {
             RenameRule::Pascal => variant.to_owned(),
@@ -65,7 +65,7 @@ impl RenameRule {
         }
     }
 
-    /// Applies the rule to a struct field (written in snake_case).
+    /// Applies the rule to a struct field (written in `snake_case`).
     pub(crate) fn apply_to_field(self, field: &str) -> String {
         match self {
             RenameRule::Lower | RenameRule::Snake => field.to_owned(),

@@ -128,8 +128,8 @@ fn enum_body(input: &DeriveInput, e: &DataEnum, errors: &mut Errors) -> TokenStr
     }
 }
 
-fn opt_str(v: &Option<LitStr>) -> Option<TokenStream> {
-    v.as_ref().map(|s| quote!(::core::option::Option::Some(#s)))
+fn opt_str(v: Option<&LitStr>) -> Option<TokenStream> {
+    v.map(|s| quote!(::core::option::Option::Some(#s)))
 }
 
 fn bound_tokens(b: &BoundLit) -> TokenStream {
@@ -166,10 +166,10 @@ fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
         };
         sets.push(quote!(mlist: ::core::option::Option::Some(::mini::contract::MarkerRule::#r)));
     }
-    if let Some(s) = opt_str(&m.selected) {
+    if let Some(s) = opt_str(m.selected.as_ref()) {
         sets.push(quote!(selected: #s));
     }
-    if let Some(s) = opt_str(&m.count_key) {
+    if let Some(s) = opt_str(m.count_key.as_ref()) {
         sets.push(quote!(count_key: #s));
     }
     if let Some(b) = &m.min {
@@ -180,7 +180,7 @@ fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
         let b = bound_tokens(b);
         sets.push(quote!(max: #b));
     }
-    if let Some(s) = opt_str(&m.desc) {
+    if let Some(s) = opt_str(m.desc.as_ref()) {
         sets.push(quote!(desc: #s));
     }
     if serde_default {
@@ -201,7 +201,7 @@ fn struct_body(
 ) -> (TokenStream, MiniContainer) {
     let serde = attr::serde_container(&input.attrs, errors);
     let mini = attr::mini_container(&input.attrs, errors);
-    if let (None, Some(path)) = (&mini.prefix, &mini.first_doc_key) {
+    if let (false, Some(path)) = (mini.has_prefix, &mini.first_doc_key) {
         errors.push(syn::Error::new_spanned(
             path,
             "this #[mini(...)] key describes a document: add #[mini(prefix = \"…\")] to make the \
@@ -233,9 +233,9 @@ fn struct_body(
         let sf = attr::serde_field(&f.attrs, "field", errors);
         let mf = attr::mini_field(&f.attrs, errors);
         if sf.skip {
-            if let Some(span) = mf.any {
-                errors.push(syn::Error::new(
-                    span,
+            if let Some(a) = &mf.any {
+                errors.push(syn::Error::new_spanned(
+                    a,
                     "#[mini(...)] on a #[serde(skip)] field: the field is not on the .mini line, \
                      so there is nothing to describe",
                 ));
@@ -267,7 +267,12 @@ fn struct_body(
         });
     }
 
-    let rust_name = unraw(&input.ident);
+    let body = struct_desc(&unraw(&input.ident), &mini, &fields);
+    (body, mini)
+}
+
+/// The `Describe::Struct` of a struct, behind a guard against recursion.
+fn struct_desc(rust_name: &str, mini: &MiniContainer, fields: &[TokenStream]) -> TokenStream {
     let mut sets = vec![quote!(rust_name: #rust_name)];
     for (k, v) in [
         ("prefix", &mini.prefix),
@@ -275,7 +280,7 @@ fn struct_body(
         ("name", &mini.name),
         ("description", &mini.description),
     ] {
-        if let Some(v) = opt_str(v) {
+        if let Some(v) = opt_str(v.as_ref()) {
             let k = syn::Ident::new(k, proc_macro2::Span::call_site());
             sets.push(quote!(#k: #v));
         }
@@ -289,27 +294,30 @@ fn struct_body(
     }
     // A type that contains itself (through Vec or Box) would recurse for
     // ever; the inner occurrence is described as unsupported instead.
-    let body = quote! {
-        ::std::thread_local! {
-            static BUSY: ::std::cell::Cell<bool> = const { ::std::cell::Cell::new(false) };
-        }
-        struct Reset;
-        impl ::std::ops::Drop for Reset {
-            fn drop(&mut self) {
-                BUSY.with(|b| b.set(false));
+    quote! {
+        // In a block of its own, so that its names cannot shadow the
+        // field types named below.
+        let _reset = {
+            ::std::thread_local! {
+                static BUSY: ::std::cell::Cell<bool> = const { ::std::cell::Cell::new(false) };
             }
-        }
-        if BUSY.with(|b| b.replace(true)) {
-            return ::mini::typed::Describe::Unsupported(
-                "a struct that contains itself cannot be written: a .mini record is one flat line",
-            );
-        }
-        let _reset = Reset;
+            struct Reset;
+            impl ::std::ops::Drop for Reset {
+                fn drop(&mut self) {
+                    BUSY.with(|b| b.set(false));
+                }
+            }
+            if BUSY.with(|b| b.replace(true)) {
+                return ::mini::typed::Describe::Unsupported(
+                    "a struct that contains itself cannot be written: a .mini record is one flat line",
+                );
+            }
+            Reset
+        };
         ::mini::typed::Describe::Struct(::mini::typed::StructDesc {
             #(#sets,)*
             fields: ::std::vec![#(#fields),*],
             ..::core::default::Default::default()
         })
-    };
-    (body, mini)
+    }
 }

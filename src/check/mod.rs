@@ -62,10 +62,11 @@ pub struct HeaderInfo {
 }
 
 impl HeaderInfo {
-    /// The value of an int header key used as a count key, if known.
-    pub fn count(&self, key: &str) -> Option<u64> {
+    /// The canonical digits of an int header key used as a count key, if
+    /// known (it may be negative or huge: then no list matches it).
+    pub fn count(&self, key: &str) -> Option<String> {
         match self.map.get(key) {
-            Some(Value::Number(n)) => n.as_u64(),
+            Some(Value::Number(n)) => Some(n.to_string()).filter(|t| number::is_int(t)),
             _ => None,
         }
     }
@@ -160,7 +161,7 @@ fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Viola
         return Err((Code::E07, format!("list has {n} elements, max {max}")));
     }
     if let Some(key) = &arity.count_key {
-        if let Some(k) = header.count(key).filter(|&k| k != n64) {
+        if let Some(k) = header.count(key).filter(|k| *k != n.to_string()) {
             return Err((
                 Code::E07,
                 format!("list has {n} elements but header {key}={k}"),
@@ -354,6 +355,16 @@ pub fn check_header(
             continue;
         };
         let key = syntax::unescape(key_raw, sep);
+        if !crate::contract::is_key(&key) {
+            // SPEC 1.1 §4: key ::= [A-Za-z_] [A-Za-z0-9_]* — a malformed entry (E12)
+            diags.push(diag(
+                Code::E12,
+                ln,
+                &key,
+                format!("header key '{key}' is not a valid key ([A-Za-z_][A-Za-z0-9_]*)"),
+            ));
+            continue;
+        }
         if !seen.insert(key.clone()) {
             diags.push(diag(
                 Code::E12,
@@ -394,7 +405,13 @@ pub fn check_header(
                     }
                 }
                 if key == "v" {
-                    info.version = json.as_u64().filter(|&v| v > 0).unwrap_or(1);
+                    // a positive v beyond u64 is still a later version
+                    let t = json.to_string();
+                    info.version = match json.as_u64() {
+                        Some(0) | None if t.starts_with('-') || t == "0" => 1,
+                        Some(v) => v,
+                        None => u64::MAX,
+                    };
                 }
                 info.map.insert(key, json);
             }

@@ -85,6 +85,11 @@ pub fn canonical_decimal(s: &str) -> String {
     out
 }
 
+/// The largest decimal exponent (position of the leading digit) an exact
+/// number may have: doubles span about ±324, so this only rejects texts like
+/// `1e-99999999999999999999`, which no implementation could hold exactly.
+pub const MAX_EXPONENT: i64 = 10_000;
+
 /// The most digits an integer is written with by the serializer.
 pub const MAX_WRITTEN_DIGITS: i64 = 4096;
 
@@ -99,7 +104,8 @@ pub struct Dec {
 
 impl Dec {
     /// Parses any JSON-number-like text (int, float, decimal forms, and the
-    /// `1.5E+3` forms serde_json prints). `None` if it is not one.
+    /// `1.5E+3` forms serde_json prints). `None` if it is not one, or if its
+    /// decimal exponent is beyond ±[`MAX_EXPONENT`] (far past any double).
     pub fn parse(s: &str) -> Option<Dec> {
         if !is_float_syntax(s) {
             return None;
@@ -127,6 +133,10 @@ impl Dec {
                 digits,
                 exp: 0,
             });
+        }
+        let magnitude = exp + digits.len() as i64;
+        if !(-MAX_EXPONENT..=MAX_EXPONENT).contains(&magnitude) {
+            return None;
         }
         Some(Dec { neg, digits, exp })
     }
@@ -328,6 +338,14 @@ mod tests {
         assert_eq!(canonical_decimal("007.50"), "7.50");
         assert_eq!(canonical_decimal("-0.00"), "0.00");
         assert_eq!(canonical_decimal("-000.10"), "-0.10");
+    }
+
+    #[test]
+    fn absurd_exponents_are_refused() {
+        assert!(Dec::parse("1e-99999999999999999999").is_none());
+        assert!(Dec::parse("1e10001").is_none());
+        assert!(Dec::parse("1e9999").is_some());
+        assert!(Dec::parse("0e-20000").is_some());
     }
 
     #[test]

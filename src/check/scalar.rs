@@ -109,6 +109,16 @@ pub fn check_atom<'a>(
                     format!("expected number, got '{}'", shorten(&text)),
                 ));
             }
+            if Dec::parse(&text).is_none() {
+                return Err((
+                    Code::E06,
+                    format!(
+                        "number '{}' has an exponent beyond ±{}",
+                        shorten(&text),
+                        number::MAX_EXPONENT
+                    ),
+                ));
+            }
             if !number::is_finite_double(&text) {
                 return Err((
                     Code::E06,

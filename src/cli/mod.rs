@@ -122,6 +122,67 @@ enum Command {
         #[command(flatten)]
         contract: ContractArgs,
     },
+    /// List the families of a directory (prefix, version, arity, signature).
+    Forks {
+        /// Families directory (default: --forks or MINI_FORKS).
+        dir: Option<PathBuf>,
+        /// Families directory.
+        #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
+        forks: Option<PathBuf>,
+    },
+    /// Check every family of a directory: contract (E20), fork invariants
+    /// against its parent (E21), and its fixtures (valid ↔ canonical,
+    /// byte-exact re-serialization, bad_*.mini rejected, escaping).
+    /// Ends with `ALL FORKS PASS (N forks)`.
+    CheckForks {
+        /// Families directory (default: --forks or MINI_FORKS).
+        dir: Option<PathBuf>,
+        /// Families directory.
+        #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
+        forks: Option<PathBuf>,
+    },
+    /// Create a new family: `DIR/<PREFIX>/contract.json` plus fixture
+    /// skeletons that pass check-forks.
+    NewFork {
+        /// The new prefix.
+        prefix: String,
+        /// Parent family to inherit from (its fields stay first; new fields
+        /// become optional extensions).
+        #[arg(long)]
+        from: Option<String>,
+        /// New fields, `name:type` (str, int, float, bool, date, decimal,
+        /// enum{a|b}, list<T>, mlist<T>, tuple(a:T,…), with optional
+        /// `[lo..hi]` and a trailing `?`).
+        #[arg(long = "add", value_name = "NAME:TYPE")]
+        add: Vec<String>,
+        /// Families directory.
+        #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
+        forks: Option<PathBuf>,
+    },
+    /// Export a contract as JSON Schema (draft 2020-12) with `x-mini`
+    /// annotations (lossless: from-schema gives the contract back).
+    ToSchema {
+        /// A prefix (looked up in --forks) or a contract.json path.
+        contract: String,
+        /// The schema of one record instead of the whole canonical object.
+        #[arg(long)]
+        record: bool,
+        /// Families directory.
+        #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
+        forks: Option<PathBuf>,
+    },
+    /// Build a contract.json from a JSON Schema; unsupported keywords are
+    /// warnings on stderr (errors with --strict).
+    FromSchema {
+        /// The schema file (`-` for stdin).
+        file: String,
+        /// The prefix of the new contract (overrides the schema's).
+        #[arg(short = 'p', long = "prefix")]
+        prefix: Option<String>,
+        /// Unsupported keywords are errors (E20).
+        #[arg(long)]
+        strict: bool,
+    },
     /// Run conformance cases (`DIR/cases/*.json`); ends with `N passed, M failed`.
     Conformance {
         /// Suite directories.
@@ -304,6 +365,26 @@ pub fn run(cli: Cli) -> Output {
         Command::FromJson { file, contract } => from_json(&file, &contract),
         Command::Conformance { dirs, forks } => conformance(&dirs, forks.as_deref()),
         Command::Extract { file, prefix } => extract(&file, prefix.as_deref()),
+        Command::Forks { dir, forks } => families_dir(dir, forks).and_then(|d| list_forks(&d)),
+        Command::CheckForks { dir, forks } => {
+            families_dir(dir, forks).and_then(|d| check_forks(&d))
+        }
+        Command::NewFork {
+            prefix,
+            from,
+            add,
+            forks,
+        } => families_dir(None, forks).and_then(|d| new_fork(&d, &prefix, from.as_deref(), &add)),
+        Command::ToSchema {
+            contract,
+            record,
+            forks,
+        } => to_schema(&contract, record, forks),
+        Command::FromSchema {
+            file,
+            prefix,
+            strict,
+        } => from_schema(&file, prefix.as_deref(), strict),
         Command::RepairPrompt {
             file,
             contract,
@@ -496,6 +577,78 @@ fn merge(file: &str, answer: &str, args: &ContractArgs) -> Result<Output, Output
     } else {
         EXIT_INVALID
     }))
+}
+
+fn usage(msg: impl AsRef<str>) -> Output {
+    Output::default()
+        .err(format!("error: {}", msg.as_ref()))
+        .code(EXIT_USAGE)
+}
+
+fn families_dir(dir: Option<PathBuf>, forks: Option<PathBuf>) -> Result<PathBuf, Output> {
+    dir.or(forks)
+        .ok_or_else(|| usage("give the families directory (DIR, --forks DIR or MINI_FORKS)"))
+}
+
+fn list_forks(dir: &Path) -> Result<Output, Output> {
+    let fams = crate::family::list_families(dir).map_err(|e| usage(e.to_string()))?;
+    Ok(Output::default().out(crate::family::render_families(&fams).trim_end()))
+}
+
+fn check_forks(dir: &Path) -> Result<Output, Output> {
+    let report = crate::family::check_forks(dir).map_err(|e| usage(e.to_string()))?;
+    let code = if report.ok { EXIT_OK } else { EXIT_INVALID };
+    Ok(Output::default().out(report.render().trim_end()).code(code))
+}
+
+fn new_fork(
+    dir: &Path,
+    prefix: &str,
+    from: Option<&str>,
+    add: &[String],
+) -> Result<Output, Output> {
+    let fields = add
+        .iter()
+        .map(|a| crate::family::parse_field_arg(a))
+        .collect::<crate::Result<Vec<(String, String)>>>()
+        .map_err(|e| usage(e.to_string()))?;
+    match crate::family::new_fork(dir, prefix, from, &fields) {
+        Ok(path) => Ok(Output::default().out(format!("created {}", path.display()))),
+        Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
+    }
+}
+
+fn to_schema(contract: &str, record: bool, forks: Option<PathBuf>) -> Result<Output, Output> {
+    let c = if contract.ends_with(".json") || Path::new(contract).is_file() {
+        Contract::from_path(contract).map_err(|e| usage(format!("contract {contract}: {e}")))?
+    } else {
+        let args = ContractArgs {
+            contract: None,
+            prefix: Some(contract.to_string()),
+            forks,
+        };
+        match resolve(&args, None)? {
+            Resolved::Found(c) => c,
+            Resolved::Missing(why) => return Err(unverified(why)),
+        }
+    };
+    Ok(Output::default().out(json_text(&crate::schema::to_schema(&c, record), false)))
+}
+
+fn from_schema(file: &str, prefix: Option<&str>, strict: bool) -> Result<Output, Output> {
+    let bytes = read_input(file).map_err(usage)?;
+    let schema: Value =
+        serde_json::from_slice(&bytes).map_err(|e| usage(format!("{file}: not JSON: {e}")))?;
+    match crate::schema::from_schema(&schema, prefix, strict) {
+        Ok((c, warnings)) => {
+            let mut o = Output::default();
+            for w in warnings {
+                o = o.err(format!("warning: {w}"));
+            }
+            Ok(o.out(json_text(c.to_value(), false)))
+        }
+        Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
+    }
 }
 
 fn conformance(dirs: &[PathBuf], forks: Option<&Path>) -> Result<Output, Output> {

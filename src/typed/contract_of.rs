@@ -300,6 +300,13 @@ pub fn contract_json(d: &Describe) -> Result<Value> {
     let rx = Ctx {
         owner: record.rust_name,
     };
+    if let Some(f) = record
+        .fields
+        .iter()
+        .find(|f| f.attrs.selected.is_some() && f.attrs.mlist.is_none())
+    {
+        return Err(rx.err(f.name.as_ref(), "#[mini(selected)] goes with #[mini(mlist = …)]"));
+    }
     let selected: Vec<&str> = record
         .fields
         .iter()

@@ -171,7 +171,14 @@ impl Encoder<'_> {
                 out.push(self.sep);
             }
             match obj.get(&c.name) {
-                None | Some(Value::Null) if c.optional => {}
+                // a null component is empty; under a whitespace separator an
+                // empty edge component would be trimmed away, so write `""`
+                // (which reads back as null too)
+                None | Some(Value::Null) if c.optional => {
+                    if crate::syntax::is_space(self.sep) {
+                        out.push_str("\"\"");
+                    }
+                }
                 None | Some(Value::Null) => {
                     return Err(e06(format!(
                         "required tuple component '{}' is missing",

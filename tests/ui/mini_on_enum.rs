@@ -1,0 +1,9 @@
+#[derive(mini::Mini)]
+#[mini(prefix = "x")]
+enum Level {
+    Low,
+    #[mini(desc = "high")]
+    High,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+#[derive(mini::Mini)]
+struct Row {
+    #[mini(selected = "answer")]
+    options: Vec<String>,
+    answer: usize,
+}
+
+fn main() {}
