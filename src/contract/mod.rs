@@ -368,7 +368,13 @@ impl Loader {
         };
         match ty {
             ScalarType::Int | ScalarType::Float => match v {
-                Value::Number(n) => Dec::parse(&n.to_string()).map(Bound::Number),
+                Value::Number(n) => {
+                    let d = Dec::parse(&n.to_string()).map(Bound::Number);
+                    if d.is_none() {
+                        self.err(format!("{ctx}: '{key}' {n} is out of the exact number range"));
+                    }
+                    d
+                }
                 _ => {
                     self.err(format!("{ctx}: '{key}' must be a number"));
                     None
