@@ -217,7 +217,7 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
                 let map = header.map(|h| h.map.clone()).unwrap_or_default();
                 seed.deserialize(MapDe {
                     map: &map,
-                    path: "header",
+                    line: header.map_or(1, |h| h.line),
                 })
                 .map_err(|e| locate(e, header.map_or(1, |h| h.line), None, "header".to_string()))
             }
@@ -460,7 +460,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, 'de, '_> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
             FieldValue::Default => match self.default {
-                Some(v) => ValueDe(v).deserialize_any(visitor),
+                Some(v) => ValueDe(v, self.line).deserialize_any(visitor),
                 None => visitor.visit_none(),
             },
             FieldValue::Atom(a) => {
@@ -716,16 +716,17 @@ impl<'de> de::Deserializer<'de> for SelectionDe {
 /// A JSON map (the canonical header) as a deserializer.
 struct MapDe<'v> {
     map: &'v Map<String, Value>,
-    path: &'v str,
+    line: usize,
 }
 
 impl<'de> de::Deserializer<'de> for MapDe<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let _ = self.path;
-        let mut map =
-            de::value::MapDeserializer::new(self.map.iter().map(|(k, v)| (k.as_str(), ValueDe(v))));
+        let line = self.line;
+        let mut map = de::value::MapDeserializer::new(
+            self.map.iter().map(|(k, v)| (k.as_str(), ValueDe(v, line))),
+        );
         let out = visitor.visit_map(&mut map)?;
         map.end()?;
         Ok(out)
@@ -738,9 +739,33 @@ impl<'de> de::Deserializer<'de> for MapDe<'_> {
     }
 }
 
-/// A JSON value (header entries, contract defaults) as a deserializer.
+/// A JSON value (header entries, contract defaults) as a deserializer, with
+/// the line it comes from (for E13 when an int does not fit the Rust type).
 #[derive(Clone, Copy)]
-struct ValueDe<'v>(&'v Value);
+struct ValueDe<'v>(&'v Value, usize);
+
+macro_rules! value_int_method {
+    ($($method:ident $t:ty => $visit:ident,)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if let Value::Number(n) = self.0 {
+                let t = n.to_string();
+                if crate::check::number::is_int(&t) {
+                    return match t.parse::<$t>() {
+                        Ok(v) => visitor.$visit(v),
+                        Err(_) => Err(Error::invalid(vec![Diagnostic::new(
+                            Code::E13,
+                            self.1,
+                            None,
+                            format!("{t} is out of range for the Rust type {}", stringify!($t)),
+                        )
+                        .with_path("header")])),
+                    };
+                }
+            }
+            self.deserialize_any(visitor)
+        }
+    )*};
+}
 
 impl<'de> IntoDeserializer<'de, Error> for ValueDe<'_> {
     type Deserializer = Self;
@@ -770,12 +795,17 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_> {
             }
             Value::String(s) => visitor.visit_str(s),
             Value::Array(a) => {
-                let mut seq = de::value::SeqDeserializer::new(a.iter().map(ValueDe));
+                let line = self.1;
+                let mut seq = de::value::SeqDeserializer::new(a.iter().map(|v| ValueDe(v, line)));
                 let out = visitor.visit_seq(&mut seq)?;
                 seq.end()?;
                 Ok(out)
             }
-            Value::Object(m) => MapDe { map: m, path: "" }.deserialize_any(visitor),
+            Value::Object(m) => MapDe {
+                map: m,
+                line: self.1,
+            }
+            .deserialize_any(visitor),
         }
     }
 
@@ -806,8 +836,21 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_> {
         visitor.visit_newtype_struct(self)
     }
 
+    value_int_method! {
+        deserialize_i8 i8 => visit_i8,
+        deserialize_i16 i16 => visit_i16,
+        deserialize_i32 i32 => visit_i32,
+        deserialize_i64 i64 => visit_i64,
+        deserialize_i128 i128 => visit_i128,
+        deserialize_u8 u8 => visit_u8,
+        deserialize_u16 u16 => visit_u16,
+        deserialize_u32 u32 => visit_u32,
+        deserialize_u64 u64 => visit_u64,
+        deserialize_u128 u128 => visit_u128,
+    }
+
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool f32 f64 char str string
         bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }

@@ -126,7 +126,7 @@ fn every_error_is_reported_with_line_field_and_path() {
 #[test]
 fn rust_integer_ranges_are_e13_with_the_serde_path() {
     let c = contract();
-    // k=300 does not fit the header's u8: E06 at the header; level fits the
+    // k=300 does not fit the header's u8: E13 at the header line; level fits the
     // contract (1..5) and u8.
     let text = "quiz|n=1|k=300\nq1|s|a*,b|1|apply||1,1,0";
     let err = mini::from_str_with::<Quiz>(text, &c).unwrap_err();
