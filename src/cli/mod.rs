@@ -183,6 +183,30 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Count the tokens of a file with a real tokenizer (feature `tokens`).
+    #[cfg(feature = "tokens")]
+    Tokens {
+        /// The file (`-` for stdin).
+        file: String,
+        /// Tokenizer vocabulary: o200k_base or cl100k_base.
+        #[arg(long, default_value = "o200k_base")]
+        enc: String,
+    },
+    /// Tokens and bytes of the same data as .mini, compact and pretty JSON,
+    /// CSV and TOON, with savings against compact JSON (feature `tokens`).
+    #[cfg(feature = "tokens")]
+    Stats {
+        /// The .mini file (`-` for stdin).
+        file: String,
+        #[command(flatten)]
+        contract: ContractArgs,
+        /// Tokenizer vocabulary: o200k_base or cl100k_base.
+        #[arg(long, default_value = "o200k_base")]
+        enc: String,
+        /// Output: table or json.
+        #[arg(long, default_value = "table")]
+        format: String,
+    },
     /// Run conformance cases (`DIR/cases/*.json`); ends with `N passed, M failed`.
     Conformance {
         /// Suite directories.
@@ -385,6 +409,15 @@ pub fn run(cli: Cli) -> Output {
             prefix,
             strict,
         } => from_schema(&file, prefix.as_deref(), strict),
+        #[cfg(feature = "tokens")]
+        Command::Tokens { file, enc } => tokens(&file, &enc),
+        #[cfg(feature = "tokens")]
+        Command::Stats {
+            file,
+            contract,
+            enc,
+            format,
+        } => stats(&file, &contract, &enc, &format),
         Command::RepairPrompt {
             file,
             contract,
@@ -647,6 +680,37 @@ fn from_schema(file: &str, prefix: Option<&str>, strict: bool) -> Result<Output,
             }
             Ok(o.out(json_text(c.to_value(), false)))
         }
+        Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
+    }
+}
+
+#[cfg(feature = "tokens")]
+fn encoding(enc: &str) -> Result<crate::tokens::Encoding, Output> {
+    enc.parse()
+        .map_err(|_| usage(format!("--enc must be o200k_base or cl100k_base, not '{enc}'")))
+}
+
+#[cfg(feature = "tokens")]
+fn tokens(file: &str, enc: &str) -> Result<Output, Output> {
+    let enc = encoding(enc)?;
+    let text = text_input(file)?;
+    let n = crate::tokens::try_count(&text, enc).map_err(|e| usage(e.to_string()))?;
+    Ok(Output::default().out(format!("{n} tokens ({}), {} bytes", enc.name(), text.len())))
+}
+
+#[cfg(feature = "tokens")]
+fn stats(file: &str, args: &ContractArgs, enc: &str, format: &str) -> Result<Output, Output> {
+    let enc = encoding(enc)?;
+    if format != "table" && format != "json" {
+        return Err(usage(format!("--format must be table or json, not '{format}'")));
+    }
+    let (text, c) = document_contract(file, args)?;
+    match crate::tokens::stats(&text, &c, enc) {
+        Ok(st) if format == "json" => Ok(Output::default().out(json_text(
+            &serde_json::to_value(&st).unwrap_or(Value::Null),
+            false,
+        ))),
+        Ok(st) => Ok(Output::default().out(st.render_table().trim_end())),
         Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
     }
 }
