@@ -33,9 +33,18 @@ pub mod conformance;
 pub mod contract;
 mod de;
 mod error;
+pub mod family;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+pub mod grammar;
+pub mod prompt;
+pub mod repair;
+pub mod schema;
 mod ser;
 pub mod stream;
 pub mod syntax;
+#[cfg(feature = "tokens")]
+pub mod tokens;
 pub mod typed;
 pub mod value;
 

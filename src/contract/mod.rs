@@ -371,7 +371,9 @@ impl Loader {
                 Value::Number(n) => {
                     let d = Dec::parse(&n.to_string()).map(Bound::Number);
                     if d.is_none() {
-                        self.err(format!("{ctx}: '{key}' {n} is out of the exact number range"));
+                        self.err(format!(
+                            "{ctx}: '{key}' {n} is out of the exact number range"
+                        ));
                     }
                     d
                 }

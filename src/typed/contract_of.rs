@@ -305,7 +305,10 @@ pub fn contract_json(d: &Describe) -> Result<Value> {
         .iter()
         .find(|f| f.attrs.selected.is_some() && f.attrs.mlist.is_none())
     {
-        return Err(rx.err(f.name.as_ref(), "#[mini(selected)] goes with #[mini(mlist = …)]"));
+        return Err(rx.err(
+            f.name.as_ref(),
+            "#[mini(selected)] goes with #[mini(mlist = …)]",
+        ));
     }
     let selected: Vec<&str> = record
         .fields
