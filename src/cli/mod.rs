@@ -207,6 +207,45 @@ enum Command {
         #[arg(long, default_value = "table")]
         format: String,
     },
+    /// Print the instruction block to paste into a system prompt so that a
+    /// model writes this contract's .mini.
+    Prompt {
+        /// The family prefix (looked up in --forks); or use --contract.
+        prefix: Option<String>,
+        /// A contract.json file.
+        #[arg(long, value_name = "PATH", conflicts_with = "prefix")]
+        contract: Option<PathBuf>,
+        /// Families directory.
+        #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
+        forks: Option<PathBuf>,
+        /// Language: en or es.
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// Leave out the example.
+        #[arg(long)]
+        no_example: bool,
+        /// Records in the example.
+        #[arg(long, default_value_t = 2)]
+        example_records: usize,
+    },
+    /// Export a grammar for constrained decoding (GBNF for llama.cpp, Lark
+    /// for llguidance, or a regular expression).
+    Grammar {
+        /// The family prefix (looked up in --forks); or use --contract.
+        prefix: Option<String>,
+        /// A contract.json file.
+        #[arg(long, value_name = "PATH", conflicts_with = "prefix")]
+        contract: Option<PathBuf>,
+        /// Families directory.
+        #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
+        forks: Option<PathBuf>,
+        /// gbnf, lark or regex.
+        #[arg(long, default_value = "gbnf")]
+        format: String,
+        /// Fix the number of records (and the header n) to N.
+        #[arg(long)]
+        records: Option<usize>,
+    },
     /// Run conformance cases (`DIR/cases/*.json`); ends with `N passed, M failed`.
     Conformance {
         /// Suite directories.
@@ -389,6 +428,25 @@ pub fn run(cli: Cli) -> Output {
         Command::FromJson { file, contract } => from_json(&file, &contract),
         Command::Conformance { dirs, forks } => conformance(&dirs, forks.as_deref()),
         Command::Extract { file, prefix } => extract(&file, prefix.as_deref()),
+        Command::Prompt {
+            prefix,
+            contract,
+            forks,
+            lang,
+            no_example,
+            example_records,
+        } => prompt(
+            ContractArgs { contract, prefix, forks },
+            &lang,
+            (!no_example).then_some(example_records),
+        ),
+        Command::Grammar {
+            prefix,
+            contract,
+            forks,
+            format,
+            records,
+        } => grammar(ContractArgs { contract, prefix, forks }, &format, records),
         Command::Forks { dir, forks } => families_dir(dir, forks).and_then(|d| list_forks(&d)),
         Command::CheckForks { dir, forks } => {
             families_dir(dir, forks).and_then(|d| check_forks(&d))
@@ -612,6 +670,31 @@ fn merge(file: &str, answer: &str, args: &ContractArgs) -> Result<Output, Output
     }))
 }
 
+/// The contract named by --contract or by a prefix in --forks.
+fn named_contract(args: &ContractArgs) -> Result<Contract, Output> {
+    if args.contract.is_none() && args.prefix.is_none() {
+        return Err(usage("name the contract: PREFIX (with --forks) or --contract PATH"));
+    }
+    match resolve(args, None)? {
+        Resolved::Found(c) => Ok(c),
+        Resolved::Missing(why) => Err(unverified(why)),
+    }
+}
+
+fn prompt(args: ContractArgs, lang: &str, example: Option<usize>) -> Result<Output, Output> {
+    let lang: crate::prompt::Lang = lang.parse().map_err(usage)?;
+    let c = named_contract(&args)?;
+    Ok(Output::default().out(crate::prompt::spec_block(&c, lang, example).trim_end()))
+}
+
+fn grammar(args: ContractArgs, format: &str, records: Option<usize>) -> Result<Output, Output> {
+    let format: crate::grammar::GrammarFormat = format
+        .parse()
+        .map_err(|_| usage(format!("--format must be gbnf, lark or regex, not '{format}'")))?;
+    let c = named_contract(&args)?;
+    Ok(Output::default().out(crate::grammar::grammar(&c, format, records).trim_end()))
+}
+
 fn usage(msg: impl AsRef<str>) -> Output {
     Output::default()
         .err(format!("error: {}", msg.as_ref()))
@@ -686,8 +769,11 @@ fn from_schema(file: &str, prefix: Option<&str>, strict: bool) -> Result<Output,
 
 #[cfg(feature = "tokens")]
 fn encoding(enc: &str) -> Result<crate::tokens::Encoding, Output> {
-    enc.parse()
-        .map_err(|_| usage(format!("--enc must be o200k_base or cl100k_base, not '{enc}'")))
+    enc.parse().map_err(|_| {
+        usage(format!(
+            "--enc must be o200k_base or cl100k_base, not '{enc}'"
+        ))
+    })
 }
 
 #[cfg(feature = "tokens")]
@@ -702,7 +788,9 @@ fn tokens(file: &str, enc: &str) -> Result<Output, Output> {
 fn stats(file: &str, args: &ContractArgs, enc: &str, format: &str) -> Result<Output, Output> {
     let enc = encoding(enc)?;
     if format != "table" && format != "json" {
-        return Err(usage(format!("--format must be table or json, not '{format}'")));
+        return Err(usage(format!(
+            "--format must be table or json, not '{format}'"
+        )));
     }
     let (text, c) = document_contract(file, args)?;
     match crate::tokens::stats(&text, &c, enc) {

@@ -17,42 +17,7 @@ use crate::value::parse_lenient;
 /// Most physical lines one split record is looked for across.
 const MAX_FRAGMENTS: usize = 8;
 
-/// The language of the prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Spanish.
-    Es,
-}
-
-impl Lang {
-    /// The language of an ISO 639-1 code (`"en"`, `"es"`, any case).
-    pub fn from_code(code: &str) -> Option<Lang> {
-        match code.to_ascii_lowercase().as_str() {
-            "en" => Some(Lang::En),
-            "es" => Some(Lang::Es),
-            _ => None,
-        }
-    }
-
-    /// The ISO 639-1 code (`"en"`, `"es"`).
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Es => "es",
-        }
-    }
-}
-
-impl std::str::FromStr for Lang {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Lang, String> {
-        Lang::from_code(s).ok_or_else(|| format!("unknown language '{s}' (expected en or es)"))
-    }
-}
+pub use crate::prompt::Lang;
 
 /// One thing to correct: an invalid record line, or several adjacent lines
 /// that are one record split by a raw line break.
