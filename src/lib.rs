@@ -39,6 +39,7 @@ pub mod fuzzing;
 pub mod grammar;
 pub mod prompt;
 pub mod repair;
+pub mod sample;
 pub mod schema;
 mod ser;
 pub mod stream;

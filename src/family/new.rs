@@ -1,14 +1,13 @@
 //! `new-fork`: scaffolding a family with a contract and fixtures that pass
 //! [`super::check_forks`].
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use crate::check::number::Dec;
-use crate::contract::{check_fork, Arity, Bound, Contract, Kind, MarkerRule, Scalar, ScalarType};
+use crate::contract::{check_fork, Contract, Kind, ScalarType};
 use crate::error::{Code, Diagnostic, Error, Result};
+use crate::sample::{self, Style};
 use crate::value::{dumps, parse};
 
 /// The text put in the first `str` field of `escaping.mini`: every
@@ -272,287 +271,6 @@ pub fn field_spec(name: &str, ty: &str) -> Result<Value> {
 
 // ------------------------------------------------------------ fixtures
 
-fn fits(s: &Scalar, text: &str) -> bool {
-    let ok = |b: &Bound, lower: bool| match b {
-        Bound::Date(d) => {
-            s.ty == ScalarType::Date
-                && if lower {
-                    text >= d.as_str()
-                } else {
-                    text <= d.as_str()
-                }
-        }
-        Bound::Number(d) => Dec::parse(text).is_some_and(|v| if lower { v >= *d } else { v <= *d }),
-    };
-    s.min.as_ref().is_none_or(|b| ok(b, true)) && s.max.as_ref().is_none_or(|b| ok(b, false))
-}
-
-fn bound_int(b: Option<&Bound>) -> Option<i128> {
-    match b {
-        Some(Bound::Number(d)) => d.integer_text()?.parse().ok(),
-        _ => None,
-    }
-}
-
-fn bound_float(b: Option<&Bound>) -> Option<f64> {
-    match b {
-        Some(Bound::Number(d)) => d.format(false).parse().ok(),
-        _ => None,
-    }
-}
-
-fn bound_string(b: Option<&Bound>) -> Option<String> {
-    match b {
-        Some(Bound::Number(d)) => Some(d.format(false)),
-        Some(Bound::Date(s)) => Some(s.clone()),
-        None => None,
-    }
-}
-
-/// A synthetic value of a scalar: distinct for distinct `salt`s where the
-/// type and bounds allow, never holding a reserved character.
-fn scalar_value(s: &Scalar, name: &str, salt: usize) -> Result<Value> {
-    let k = salt as i128;
-    let cands: Vec<String> = match s.ty {
-        ScalarType::Str => return Ok(json!(format!("{name}-{}", salt + 1))),
-        ScalarType::Bool => return Ok(json!(salt % 2 == 0)),
-        ScalarType::Enum => return Ok(json!(s.values.get(salt % s.values.len().max(1)))),
-        ScalarType::Int => {
-            let (lo, hi) = (bound_int(s.min.as_ref()), bound_int(s.max.as_ref()));
-            [
-                Some(k + 1),
-                lo.map(|l| l + k),
-                hi.map(|h| h - k),
-                lo,
-                hi,
-                Some(0),
-            ]
-            .into_iter()
-            .flatten()
-            .map(|v| v.to_string())
-            .collect()
-        }
-        ScalarType::Float => {
-            let (lo, hi) = (bound_float(s.min.as_ref()), bound_float(s.max.as_ref()));
-            let mid = lo
-                .zip(hi)
-                .map(|(a, b)| a + (b - a) * (0.25 + 0.5 * (salt % 2) as f64));
-            [Some(salt as f64 + 0.5), mid, lo, hi, Some(0.0)]
-                .into_iter()
-                .flatten()
-                .filter(|x| x.is_finite())
-                .map(|x| format!("{x}"))
-                .collect()
-        }
-        ScalarType::Date => [
-            Some(format!("2026-01-{:02}", salt % 28 + 1)),
-            bound_string(s.min.as_ref()),
-            bound_string(s.max.as_ref()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect(),
-        ScalarType::Decimal => [
-            Some(format!("{}.25", salt + 1)),
-            bound_string(s.min.as_ref()),
-            bound_string(s.max.as_ref()),
-            Some("0".to_string()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect(),
-    };
-    for t in cands {
-        if fits(s, &t) {
-            return Ok(match s.ty {
-                ScalarType::Int | ScalarType::Float => {
-                    serde_json::from_str(&t).unwrap_or(Value::String(t))
-                }
-                _ => Value::String(t),
-            });
-        }
-    }
-    Err(err(
-        Code::E20,
-        format!("cannot make a sample value of '{name}' within its bounds"),
-    ))
-}
-
-struct Gen<'a> {
-    c: &'a Contract,
-    /// The value chosen for each count key.
-    counts: BTreeMap<String, u64>,
-}
-
-fn needs_one(kind: &Kind) -> bool {
-    matches!(
-        kind,
-        Kind::MList {
-            marker: MarkerRule::ExactlyOne | MarkerRule::AtLeastOne,
-            ..
-        }
-    )
-}
-
-impl<'a> Gen<'a> {
-    fn new(c: &'a Contract) -> Result<Gen<'a>> {
-        let mut ranges: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-        let kinds = c
-            .fields()
-            .iter()
-            .map(|f| &f.kind)
-            .chain(c.header_keys().iter().map(|h| &h.kind));
-        for kind in kinds {
-            if let Kind::List { arity, .. } | Kind::MList { arity, .. } = kind {
-                if let Some(k) = &arity.count_key {
-                    let r = ranges.entry(k.clone()).or_insert((0, u64::MAX));
-                    r.0 =
-                        r.0.max(arity.min.unwrap_or(0))
-                            .max(u64::from(needs_one(kind)));
-                    r.1 = r.1.min(arity.max.unwrap_or(u64::MAX));
-                }
-            }
-        }
-        let mut counts = BTreeMap::new();
-        for (k, (lo, hi)) in ranges {
-            let header = c.header_key(&k).and_then(|h| match &h.kind {
-                Kind::Scalar(s) => Some(s),
-                _ => None,
-            });
-            let chosen = [3u64.clamp(lo, hi.max(lo)), lo, hi]
-                .into_iter()
-                .filter(|v| *v >= lo && *v <= hi && *v <= 64)
-                .find(|v| header.is_none_or(|s| fits(s, &v.to_string())));
-            let Some(v) = chosen else {
-                return Err(err(
-                    Code::E20,
-                    format!("no value of count key '{k}' suits every list it counts"),
-                ));
-            };
-            counts.insert(k, v);
-        }
-        Ok(Gen { c, counts })
-    }
-
-    fn list_len(&self, name: &str, arity: &Arity, one: bool) -> Result<u64> {
-        if let Some(k) = &arity.count_key {
-            return self
-                .counts
-                .get(k)
-                .copied()
-                .ok_or_else(|| err(Code::E20, format!("count key '{k}' of '{name}' unknown")));
-        }
-        let lo = arity.min.unwrap_or(0).max(u64::from(one));
-        let hi = arity.max.unwrap_or(u64::MAX);
-        if lo > hi || lo > 64 {
-            return Err(err(
-                Code::E20,
-                format!("cannot make a sample list for '{name}'"),
-            ));
-        }
-        Ok(2u64.clamp(lo, hi))
-    }
-
-    fn elements(&self, name: &str, item: &Scalar, n: u64, salt: usize) -> Result<Vec<Value>> {
-        let base = format!("{name}-{}", salt + 1);
-        (0..n as usize)
-            .map(|j| scalar_value(item, &base, j))
-            .collect()
-    }
-
-    /// The value of a non-mlist kind; `sparse` leaves optional tuple
-    /// components empty.
-    fn value(&self, name: &str, kind: &Kind, salt: usize, sparse: bool) -> Result<Value> {
-        match kind {
-            Kind::Scalar(s) => scalar_value(s, name, salt),
-            Kind::List { item, arity } | Kind::MList { item, arity, .. } => {
-                let n = self.list_len(name, arity, needs_one(kind))?;
-                Ok(Value::Array(self.elements(name, item, n, salt)?))
-            }
-            Kind::Tuple(comps) => {
-                let mut m = Map::new();
-                for c in comps {
-                    let v = if sparse && c.optional {
-                        Value::Null
-                    } else {
-                        scalar_value(&c.scalar, &c.name, salt)?
-                    };
-                    m.insert(c.name.clone(), v);
-                }
-                Ok(Value::Object(m))
-            }
-        }
-    }
-
-    fn header(&self) -> Result<Map<String, Value>> {
-        let mut h = Map::new();
-        for k in self.c.header_keys() {
-            if k.name == "n" || k.name == "v" {
-                continue;
-            }
-            let v = match self.counts.get(&k.name) {
-                Some(n) => json!(n),
-                None => self.value(&k.name, &k.kind, 0, false)?,
-            };
-            h.insert(k.name.clone(), v);
-        }
-        Ok(h)
-    }
-
-    /// Record `salt`; `sparse` leaves optional fields without default empty.
-    fn record(&self, salt: usize, sparse: bool) -> Result<Map<String, Value>> {
-        let mut r = Map::new();
-        for f in self.c.fields() {
-            let blank = sparse && f.optional && f.default.is_none();
-            match &f.kind {
-                Kind::MList {
-                    item,
-                    arity,
-                    marker,
-                    items_key,
-                    selected_key,
-                } => {
-                    if blank {
-                        r.insert(items_key.clone(), Value::Null);
-                        r.insert(selected_key.clone(), Value::Null);
-                        continue;
-                    }
-                    let n = self.list_len(&f.name, arity, needs_one(&f.kind))?;
-                    let items = self.elements(&f.name, item, n, salt)?;
-                    let sel = match (marker, n) {
-                        (MarkerRule::ExactlyOne | MarkerRule::AtMostOne, 0) => Value::Null,
-                        (MarkerRule::ExactlyOne | MarkerRule::AtMostOne, _) => json!(0),
-                        (_, 0) => json!([]),
-                        _ => json!([0]),
-                    };
-                    r.insert(items_key.clone(), Value::Array(items));
-                    r.insert(selected_key.clone(), sel);
-                }
-                kind => {
-                    let v = if blank {
-                        Value::Null
-                    } else {
-                        self.value(&f.name, kind, salt, sparse)?
-                    };
-                    r.insert(f.name.clone(), v);
-                }
-            }
-        }
-        Ok(r)
-    }
-
-    fn document(&self, records: Vec<Map<String, Value>>) -> Result<Value> {
-        let mut d = Map::new();
-        d.insert("prefix".into(), json!(self.c.prefix()));
-        d.insert("header".into(), Value::Object(self.header()?));
-        d.insert(
-            self.c.records_key().to_string(),
-            Value::Array(records.into_iter().map(Value::Object).collect()),
-        );
-        Ok(Value::Object(d))
-    }
-}
-
 /// `dumps` then `parse` then `dumps` again: the text and its canonical
 /// object, which are each other's image.
 fn round_trip(obj: &Value, c: &Contract) -> Result<(String, Value)> {
@@ -568,13 +286,22 @@ fn round_trip(obj: &Value, c: &Contract) -> Result<(String, Value)> {
 
 /// Generated fixture files: (file name, content).
 fn fixtures(c: &Contract) -> Result<Vec<(&'static str, String)>> {
-    let g = Gen::new(c)?;
-    let r0 = g.record(0, false)?;
-    let r1 = g.record(1, true)?;
-    let (valid, canonical) = round_trip(&g.document(vec![r0.clone(), r1])?, c)?;
+    // two records: the first fills every field, the second leaves the
+    // optional ones empty; every field varies, the header is complete
+    let style = Style {
+        vary_all: true,
+        sparse: true,
+        full_header: true,
+    };
+    let (valid, canonical) = round_trip(&sample::canonical(c, 2, style)?, c)?;
 
-    // escaping: reserved characters in the first str field and str list
-    let mut esc = r0.clone();
+    // escaping: the first record, with reserved characters in the first
+    // str field and str list
+    let records_key = c.records_key();
+    let mut esc = canonical[records_key][0]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     if let Some(f) = c
         .fields()
         .iter()
@@ -597,7 +324,11 @@ fn fixtures(c: &Contract) -> Result<Vec<(&'static str, String)>> {
             }
         }
     }
-    let (esc_text, esc_canonical) = round_trip(&g.document(vec![esc])?, c)?;
+    let mut esc_doc = canonical.clone();
+    if let Some(doc) = esc_doc.as_object_mut() {
+        doc.insert(records_key.to_string(), json!([esc]));
+    }
+    let (esc_text, esc_canonical) = round_trip(&esc_doc, c)?;
 
     let lines: Vec<&str> = valid.split('\n').collect();
     let n = lines.len() - 1;
@@ -707,10 +438,11 @@ fn prefixes(dir: &Path) -> Vec<(String, PathBuf)> {
 /// `add` holds `(name, type)` pairs in the grammar of [`field_spec`]
 /// ([`parse_field_arg`] splits a command-line `name:type`).
 ///
-/// The fixtures are built from synthetic values (`id-1`, the first enum
-/// value, a number within the bounds, `count_key` lists of one agreed
-/// length, …): the first record fills every field, the second leaves the
-/// optional fields without default empty; `escaping.mini` holds
+/// The fixtures are built from the synthetic values of
+/// [`crate::sample::canonical`] (`id`, `id-2`, the enum values in turn,
+/// numbers within the bounds, `count_key` lists of one agreed length, …),
+/// every field varying: the first record fills every field, the second
+/// leaves the optional fields without default empty; `escaping.mini` holds
 /// [`ESCAPING_TEXT`] and [`ESCAPING_ITEM`]. Each text is written by
 /// `dumps`, parsed back and checked to round-trip before anything is
 /// written; the negative fixtures are checked to be rejected.
