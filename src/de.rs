@@ -15,10 +15,8 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, V
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
-use crate::check::{
-    self, Atom, FieldValue, HeaderInfo, RecordOutcome, Scratch, Selection, Uniques,
-};
-use crate::contract::{Contract, Kind};
+use crate::check::{self, Atom, FieldValue, HeaderInfo, Scratch, Selection, Uniques};
+use crate::contract::{Contract, Field, Kind};
 use crate::error::{Code, Diagnostic, Error, Result};
 use crate::syntax::{self, Lines};
 use crate::typed::Mini;
@@ -113,25 +111,27 @@ impl<'de, 'c> Deserializer<'de, 'c> {
                 "empty document: header missing",
             ));
         }
+        let mut uniques = Uniques::new(contract);
+        uniques.reserve(contract, header.as_ref().and_then(|h| h.n).unwrap_or(0));
         Deserializer {
             contract,
             lines,
             header,
-            uniques: Uniques::new(contract),
+            uniques,
             scratch: Scratch::new(),
             errors,
             record_lines: 0,
         }
     }
 
-    /// The next valid record: its line, index and values. Invalid records
-    /// are skipped, their errors kept.
-    fn next_record(&mut self) -> Option<(usize, usize, Vec<FieldValue<'de>>)> {
+    /// The next valid record: its line and index (its values are left in
+    /// the scratch). Invalid records are skipped, their errors kept.
+    fn next_record(&mut self) -> Option<(usize, usize)> {
         let header = self.header.as_ref()?;
         for line in self.lines.by_ref() {
             let index = self.record_lines;
             self.record_lines += 1;
-            let outcome = check::check_record(
+            let valid = check::check_record_into(
                 line,
                 self.contract,
                 header,
@@ -139,8 +139,8 @@ impl<'de, 'c> Deserializer<'de, 'c> {
                 &mut self.scratch,
                 &mut self.errors,
             );
-            if let RecordOutcome::Valid(values) = outcome {
-                return Some((line.number, index, values));
+            if valid {
+                return Some((line.number, index));
             }
         }
         None
@@ -219,7 +219,11 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
                     map: &map,
                     line: header.map_or(1, |h| h.line),
                 })
-                .map_err(|e| locate(e, header.map_or(1, |h| h.line), None, "header".to_string()))
+                .map_err(|e| {
+                    locate(e, header.map_or(1, |h| h.line), None, || {
+                        "header".to_string()
+                    })
+                })
             }
             _ => seed.deserialize(RecordsDe { de: self.de }),
         }
@@ -227,8 +231,14 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
 }
 
 /// Turns an unlocated serde error into an E06 diagnostic at a line, field
-/// and path; located errors pass through.
-pub(crate) fn locate(e: Error, line: usize, field: Option<&str>, path: String) -> Error {
+/// and path; located errors pass through. The path is only built for an
+/// error that needs it.
+pub(crate) fn locate(
+    e: Error,
+    line: usize,
+    field: Option<&str>,
+    path: impl FnOnce() -> String,
+) -> Error {
     match e.custom_message() {
         Some(m) => Error::invalid(vec![Diagnostic::new(
             Code::E06,
@@ -236,7 +246,7 @@ pub(crate) fn locate(e: Error, line: usize, field: Option<&str>, path: String) -
             field.map(str::to_string),
             m.to_string(),
         )
-        .with_path(path)]),
+        .with_path(path())]),
         None => e,
     }
 }
@@ -263,35 +273,38 @@ impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let Some((line, index, values)) = self.de.next_record() else {
+        let Some((line, index)) = self.de.next_record() else {
             return Ok(None);
         };
+        let contract = self.de.contract;
         let rec = RecordDe {
-            contract: self.de.contract,
-            values,
+            contract,
+            values: self.de.scratch.values_mut(),
             line,
             index,
         };
-        let path = format!("{}[{index}]", self.de.contract.records_key());
-        seed.deserialize(rec)
-            .map(Some)
-            .map_err(|e| locate(e, line, None, path))
+        seed.deserialize(rec).map(Some).map_err(|e| {
+            locate(e, line, None, || {
+                format!("{}[{index}]", contract.records_key())
+            })
+        })
     }
 }
 
-/// One valid record, as a map of canonical keys.
-pub(crate) struct RecordDe<'de, 'c> {
+/// One valid record, as a map of canonical keys. Its values are taken out
+/// of the slice they live in (the vectors stay there, to be reused).
+pub(crate) struct RecordDe<'v, 'de, 'c> {
     contract: &'c Contract,
-    values: Vec<FieldValue<'de>>,
+    values: &'v mut [FieldValue<'de>],
     line: usize,
     index: usize,
 }
 
-impl<'de, 'c> RecordDe<'de, 'c> {
+impl<'v, 'de, 'c> RecordDe<'v, 'de, 'c> {
     /// The record checked on `line` (its `index` among record lines).
     pub(crate) fn new(
         contract: &'c Contract,
-        values: Vec<FieldValue<'de>>,
+        values: &'v mut [FieldValue<'de>],
         line: usize,
         index: usize,
     ) -> Self {
@@ -304,52 +317,15 @@ impl<'de, 'c> RecordDe<'de, 'c> {
     }
 }
 
-impl<'de> de::Deserializer<'de> for RecordDe<'de, '_> {
+impl<'de> de::Deserializer<'de> for RecordDe<'_, 'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let mut entries = Vec::with_capacity(self.values.len() + 1);
-        for (f, v) in self.contract.fields().iter().zip(self.values) {
-            match (&f.kind, v) {
-                (
-                    Kind::MList {
-                        items_key,
-                        selected_key,
-                        ..
-                    },
-                    FieldValue::MList(items, sel),
-                ) => {
-                    entries.push(Entry {
-                        key: items_key,
-                        field: &f.name,
-                        pending: Pending::Field(FieldValue::List(items), &f.kind, None),
-                    });
-                    if sel != Selection::One(None) {
-                        entries.push(Entry {
-                            key: selected_key,
-                            field: &f.name,
-                            pending: Pending::Selection(sel),
-                        });
-                    }
-                }
-                // absent values are left out, so that serde applies `None`
-                // or `#[serde(default)]`
-                (_, FieldValue::Default) if f.default.is_none() => {}
-                (Kind::MList { items_key, .. }, v) => entries.push(Entry {
-                    key: items_key,
-                    field: &f.name,
-                    pending: Pending::Field(v, &f.kind, f.default.as_ref()),
-                }),
-                (kind, v) => entries.push(Entry {
-                    key: &f.name,
-                    field: &f.name,
-                    pending: Pending::Field(v, kind, f.default.as_ref()),
-                }),
-            }
-        }
         visitor.visit_map(RecordAccess {
             records_key: self.contract.records_key(),
-            entries: entries.into_iter(),
+            fields: self.contract.fields().iter(),
+            values: self.values.iter_mut(),
+            selection: None,
             pending: None,
             line: self.line,
             index: self.index,
@@ -363,81 +339,140 @@ impl<'de> de::Deserializer<'de> for RecordDe<'de, '_> {
     }
 }
 
-/// A value waiting for `next_value_seed`.
-enum Pending<'de, 'c> {
-    Field(FieldValue<'de>, &'c Kind, Option<&'c Value>),
-    Selection(Selection),
+/// A value waiting for `next_value_seed`, with its canonical key.
+enum Pending<'v, 'de, 'c> {
+    Field(&'v mut FieldValue<'de>, &'c Field, &'c str),
+    Selection(Selection, &'c Field, &'c str),
 }
 
-struct Entry<'de, 'c> {
-    key: &'c str,
-    field: &'c str,
-    pending: Pending<'de, 'c>,
-}
-
-struct RecordAccess<'de, 'c> {
+/// The entries of a record: each field under its canonical key, a marked
+/// list as its items key then its selection key. Absent values (an empty
+/// optional field without `default`, an absent extension, a `null`
+/// selection) are left out, so that serde applies `None` or
+/// `#[serde(default)]`.
+struct RecordAccess<'v, 'de, 'c> {
     records_key: &'c str,
-    entries: std::vec::IntoIter<Entry<'de, 'c>>,
-    pending: Option<Entry<'de, 'c>>,
+    fields: std::slice::Iter<'c, Field>,
+    values: std::slice::IterMut<'v, FieldValue<'de>>,
+    selection: Option<(Selection, &'c Field, &'c str)>,
+    pending: Option<Pending<'v, 'de, 'c>>,
     line: usize,
     index: usize,
 }
 
-impl<'de> MapAccess<'de> for RecordAccess<'de, '_> {
+impl<'de> MapAccess<'de> for RecordAccess<'_, 'de, '_> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some(e) = self.entries.next() else {
-            return Ok(None);
-        };
-        let key = e.key;
-        self.pending = Some(e);
-        seed.deserialize(key.into_deserializer()).map(Some)
+        if let Some((sel, f, key)) = self.selection.take() {
+            self.pending = Some(Pending::Selection(sel, f, key));
+            return seed.deserialize(key.into_deserializer()).map(Some);
+        }
+        loop {
+            let (Some(f), Some(v)) = (self.fields.next(), self.values.next()) else {
+                return Ok(None);
+            };
+            if matches!(v, FieldValue::Default) && f.default.is_none() {
+                continue;
+            }
+            let key = match &f.kind {
+                Kind::MList {
+                    items_key,
+                    selected_key,
+                    ..
+                } => {
+                    if let FieldValue::MList(_, sel) = v {
+                        let sel = std::mem::replace(sel, Selection::One(None));
+                        if sel != Selection::One(None) {
+                            self.selection = Some((sel, f, selected_key.as_str()));
+                        }
+                    }
+                    items_key.as_str()
+                }
+                _ => f.name.as_str(),
+            };
+            self.pending = Some(Pending::Field(v, f, key));
+            return seed.deserialize(key.into_deserializer()).map(Some);
+        }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let Some(e) = self.pending.take() else {
+        let Some(p) = self.pending.take() else {
             return Err(Error::message(
                 "next_value_seed called before next_key_seed",
             ));
         };
-        let path = format!("{}[{}].{}", self.records_key, self.index, e.key);
-        let line = self.line;
-        let res = match e.pending {
-            Pending::Field(value, kind, default) => seed.deserialize(FieldDe {
-                value,
-                kind,
-                default,
-                line,
-                field: e.field,
-                path: &path,
-            }),
-            Pending::Selection(sel) => seed.deserialize(SelectionDe(sel)),
+        let (line, index, records_key) = (self.line, self.index, self.records_key);
+        let (res, f, key) = match p {
+            Pending::Field(value, f, key) => {
+                let ctx = Ctx {
+                    line,
+                    records_key,
+                    index,
+                    key,
+                    field: &f.name,
+                };
+                let de = FieldDe {
+                    value,
+                    kind: &f.kind,
+                    default: f.default.as_ref(),
+                    ctx,
+                };
+                (seed.deserialize(de), f, key)
+            }
+            Pending::Selection(sel, f, key) => (seed.deserialize(SelectionDe(sel)), f, key),
         };
-        res.map_err(|err| locate(err, line, Some(e.field), path))
+        res.map_err(|err| {
+            locate(err, line, Some(&f.name), || {
+                format!("{records_key}[{index}].{key}")
+            })
+        })
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
+        Some(self.values.len())
     }
 }
 
-/// One field value of a record.
-struct FieldDe<'a, 'de, 'c> {
-    value: FieldValue<'de>,
-    kind: &'c Kind,
-    default: Option<&'c Value>,
+/// Where a value sits, to locate its errors (the texts are only built for
+/// an error).
+#[derive(Clone, Copy)]
+struct Ctx<'c> {
     line: usize,
+    records_key: &'c str,
+    index: usize,
+    /// The canonical key of the field.
+    key: &'c str,
+    /// The contract field name.
     field: &'c str,
-    path: &'a str,
 }
 
-fn atom_de<'de>(atom: Atom<'de>, line: usize, field: &str, path: &str) -> AtomDe<'de> {
-    AtomDe {
-        atom,
-        line,
-        field: field.to_string(),
-        path: path.to_string(),
+/// Which part of a field an atom is.
+#[derive(Clone, Copy)]
+enum Part<'c> {
+    Whole,
+    Element(usize),
+    Component(&'c str),
+}
+
+/// One field value of a record.
+struct FieldDe<'v, 'de, 'c> {
+    value: &'v mut FieldValue<'de>,
+    kind: &'c Kind,
+    default: Option<&'c Value>,
+    ctx: Ctx<'c>,
+}
+
+impl<'de> FieldDe<'_, 'de, '_> {
+    /// The atom of a scalar field, taken out of the record.
+    fn take_atom(&mut self) -> Option<Atom<'de>> {
+        match std::mem::replace(self.value, FieldValue::Default) {
+            FieldValue::Atom(a) => Some(a),
+            other => {
+                *self.value = other;
+                None
+            }
+        }
     }
 }
 
@@ -445,10 +480,10 @@ fn atom_de<'de>(atom: Atom<'de>, line: usize, field: &str, path: &str) -> AtomDe
 /// integer ranges), anything else to `deserialize_any`.
 macro_rules! forward_to_atom {
     ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match self.value {
-                FieldValue::Atom(a) => atom_de(a, self.line, self.field, self.path).$method(visitor),
-                _ => self.deserialize_any(visitor),
+        fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+            match self.take_atom() {
+                Some(atom) => AtomDe { atom, ctx: self.ctx, part: Part::Whole }.$method(visitor),
+                None => self.deserialize_any(visitor),
             }
         }
     )*};
@@ -458,21 +493,26 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, 'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let ctx = self.ctx;
         match self.value {
             FieldValue::Default => match self.default {
-                Some(v) => ValueDe(v, self.line).deserialize_any(visitor),
+                Some(v) => ValueDe(v, self.ctx.line).deserialize_any(visitor),
                 None => visitor.visit_none(),
             },
             FieldValue::Atom(a) => {
-                atom_de(a, self.line, self.field, self.path).deserialize_any(visitor)
+                let atom = std::mem::replace(a, Atom::Bool(false));
+                AtomDe {
+                    atom,
+                    ctx,
+                    part: Part::Whole,
+                }
+                .deserialize_any(visitor)
             }
             FieldValue::List(items) | FieldValue::MList(items, _) => {
-                let (line, field, path) = (self.line, self.field, self.path);
-                let it = items.into_iter().enumerate().map(|(i, atom)| AtomDe {
+                let it = items.drain(..).enumerate().map(|(i, atom)| AtomDe {
                     atom,
-                    line,
-                    field: field.to_string(),
-                    path: format!("{path}[{i}]"),
+                    ctx,
+                    part: Part::Element(i),
                 });
                 let mut seq = de::value::SeqDeserializer::new(it);
                 let v = visitor.visit_seq(&mut seq)?;
@@ -483,16 +523,14 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, 'de, '_> {
                 let Kind::Tuple(comps) = self.kind else {
                     return Err(Error::message("tuple value for a non-tuple field"));
                 };
-                let (line, field, path) = (self.line, self.field, self.path);
-                let it = comps.iter().zip(parts).filter_map(|(c, p)| {
+                let it = comps.iter().zip(parts.drain(..)).filter_map(|(c, p)| {
                     p.map(|atom| {
                         (
                             c.name.as_str(),
                             AtomDe {
                                 atom,
-                                line,
-                                field: format!("{field}.{}", c.name),
-                                path: format!("{path}.{}", c.name),
+                                ctx,
+                                part: Part::Component(&c.name),
                             },
                         )
                     })
@@ -506,7 +544,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, 'de, '_> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match (&self.value, self.default) {
+        match (&*self.value, self.default) {
             (FieldValue::Default, None | Some(Value::Null)) => visitor.visit_none(),
             _ => visitor.visit_some(self),
         }
@@ -521,15 +559,19 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, 'de, '_> {
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
-        self,
+        mut self,
         name: &'static str,
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match self.value {
-            FieldValue::Atom(a) => atom_de(a, self.line, self.field, self.path)
-                .deserialize_enum(name, variants, visitor),
-            _ => self.deserialize_any(visitor),
+        match self.take_atom() {
+            Some(atom) => AtomDe {
+                atom,
+                ctx: self.ctx,
+                part: Part::Whole,
+            }
+            .deserialize_enum(name, variants, visitor),
+            None => self.deserialize_any(visitor),
         }
     }
 
@@ -547,29 +589,35 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, 'de, '_> {
 }
 
 /// One typed scalar.
-struct AtomDe<'de> {
+struct AtomDe<'de, 'c> {
     atom: Atom<'de>,
-    line: usize,
-    field: String,
-    path: String,
+    ctx: Ctx<'c>,
+    part: Part<'c>,
 }
 
-impl<'de> IntoDeserializer<'de, Error> for AtomDe<'de> {
+impl<'de, 'c> IntoDeserializer<'de, Error> for AtomDe<'de, 'c> {
     type Deserializer = Self;
     fn into_deserializer(self) -> Self {
         self
     }
 }
 
-impl AtomDe<'_> {
+impl AtomDe<'_, '_> {
     fn out_of_range(&self, text: &str, ty: &str) -> Error {
+        let c = &self.ctx;
+        let base = format!("{}[{}].{}", c.records_key, c.index, c.key);
+        let (field, path) = match self.part {
+            Part::Whole => (c.field.to_string(), base),
+            Part::Element(i) => (c.field.to_string(), format!("{base}[{i}]")),
+            Part::Component(n) => (format!("{}.{n}", c.field), format!("{base}.{n}")),
+        };
         Error::invalid(vec![Diagnostic::new(
             Code::E13,
-            self.line,
-            Some(self.field.clone()),
+            c.line,
+            Some(field),
             format!("{text} is out of range for the Rust type {ty}"),
         )
-        .with_path(self.path.clone())])
+        .with_path(path)])
     }
 }
 
@@ -587,7 +635,7 @@ macro_rules! int_method {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for AtomDe<'de> {
+impl<'de> de::Deserializer<'de> for AtomDe<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

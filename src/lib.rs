@@ -22,6 +22,8 @@
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// No `unwrap()` in library code: every failure is an `Error` (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 // Lets the derive's `::mini::…` paths resolve inside this crate's own tests.
 extern crate self as mini;
@@ -59,7 +61,7 @@ pub use stream::{Reader, ReaderOptions, StreamEnd};
 pub use typed::{Date, Decimal, Mini};
 pub use value::{
     detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
-    Diagnostics, Document, ParseOptions, Record,
+    validate, Diagnostics, Document, ParseOptions, Record,
 };
 
 /// The README's examples, compiled and run as doctests.

@@ -1,10 +1,17 @@
 //! The typed serializer: any `Serialize` value → canonical `.mini` text.
 //!
-//! The value is serialized to its canonical JSON object (which is what
-//! `#[derive(Serialize)]` on a document type produces) and written by
-//! [`crate::dumps`], so the typed and dynamic paths share one encoder and one
-//! verification: an invalid value is refused with the parser's code and
-//! line, and nothing is emitted that the parser would reject.
+//! The value is shaped like the canonical object (which is what
+//! `#[derive(Serialize)]` on a document type produces). A direct serde
+//! `Serializer` ([`direct`]) writes the text record by record, without
+//! building a `serde_json::Value`, exactly as [`crate::dumps`] would write
+//! it; the text is then verified by [`crate::validate`], the one validation
+//! engine, as `dumps` verifies its own. Whenever the direct encoder meets
+//! something it does not handle, or its text does not validate, the value
+//! goes through `serde_json::to_value` and [`crate::dumps`], which refuses
+//! it with the parser's code and line. Either way nothing is emitted that
+//! the parser would reject.
+
+mod direct;
 
 use std::io::Write;
 
@@ -31,6 +38,187 @@ pub fn to_writer<W: Write, T: Serialize + Mini>(mut writer: W, value: &T) -> Res
 /// Serializes any `Serialize` value shaped like the canonical object under
 /// a given contract.
 pub fn to_string_with<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Result<String> {
+    if let Some(text) = direct::encode(value, contract) {
+        if crate::validate(&text, contract).is_empty() {
+            return Ok(text);
+        }
+    }
     let json = serde_json::to_value(value)?;
     crate::dumps(&json, contract)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::Contract;
+
+    fn contract() -> Contract {
+        Contract::from_json(
+            r#"{"prefix": "q", "records_key": "items",
+            "header": {"keys": {"k": {"type": "int"}, "topic": {"type": "str"}}},
+            "core": [
+                {"name": "id", "type": "str", "unique": true},
+                {"name": "options", "type": "mlist", "count_key": "k",
+                 "json": {"items": "options", "selected": "answer"}},
+                {"name": "many", "type": "mlist", "marker": "any",
+                 "json": {"items": "many", "selected": "picked"}},
+                {"name": "x", "type": "float"},
+                {"name": "n", "type": "int", "min": -5},
+                {"name": "d", "type": "decimal", "optional": true},
+                {"name": "ok", "type": "bool"},
+                {"name": "tags", "type": "list", "item": "str", "optional": true},
+                {"name": "pt", "type": "tuple", "items": [
+                    {"name": "a", "type": "float"},
+                    {"name": "b", "type": "str", "optional": true}]}
+            ],
+            "extensions": [{"name": "note", "type": "str"}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[derive(serde::Serialize)]
+    struct Doc {
+        prefix: &'static str,
+        header: Header,
+        items: Vec<Rec>,
+    }
+
+    #[derive(serde::Serialize)]
+    struct Header {
+        n: u32,
+        k: u8,
+        topic: Option<String>,
+    }
+
+    #[derive(serde::Serialize)]
+    struct Rec {
+        id: String,
+        options: Vec<String>,
+        answer: usize,
+        many: Vec<&'static str>,
+        picked: Option<Vec<u8>>,
+        x: f64,
+        n: i64,
+        d: Option<crate::Decimal>,
+        ok: bool,
+        tags: Option<Vec<String>>,
+        pt: Pt,
+        note: Option<&'static str>,
+    }
+
+    #[derive(serde::Serialize)]
+    struct Pt {
+        a: f32,
+        b: Option<&'static str>,
+    }
+
+    /// The direct encoder writes what `dumps` writes (of the same value as
+    /// JSON), for typed values.
+    #[test]
+    fn direct_encoder_agrees_with_dumps() {
+        let c = contract();
+        let floats = [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            0.1,
+            1e-7,
+            1e-16,
+            123456.789,
+            1e15,
+            1e20,
+            1e40,
+            -1e-40,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.30000000000000004,
+        ];
+        for (i, &x) in floats.iter().enumerate() {
+            let doc = Doc {
+                prefix: "q",
+                header: Header {
+                    n: 0,
+                    k: 3,
+                    topic: Some("a|b\\c".into()),
+                },
+                items: vec![
+                    Rec {
+                        id: format!("q{i}|\\,*"),
+                        options: vec!["a,b".into(), "\"q".into(), "c*".into()],
+                        answer: 2,
+                        many: vec!["x", "", "z"],
+                        picked: Some(vec![2, 0]),
+                        x,
+                        n: -3,
+                        d: Some("007.50".parse().unwrap()),
+                        ok: true,
+                        tags: Some(vec![]),
+                        pt: Pt { a: 0.1, b: None },
+                        note: Some("line\nbreak"),
+                    },
+                    Rec {
+                        id: "second".into(),
+                        options: vec!["a".into(), "b".into(), "c".into()],
+                        answer: 0,
+                        many: vec![],
+                        picked: None,
+                        x: x / 3.0,
+                        n: 4,
+                        d: None,
+                        ok: false,
+                        tags: None,
+                        pt: Pt {
+                            a: -1e-20,
+                            b: Some("t"),
+                        },
+                        note: None,
+                    },
+                ],
+            };
+            let direct = super::direct::encode(&doc, &c).expect("written directly");
+            let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
+            assert_eq!(direct, dumps, "{x}");
+            assert_eq!(super::to_string_with(&doc, &c).unwrap(), dumps);
+        }
+    }
+
+    /// What `dumps` refuses, `to_string_with` refuses with the same errors.
+    #[test]
+    fn refusals_are_dumps_refusals() {
+        let c = contract();
+        let base = json!({
+            "id": "a", "options": ["a", "b", "c"], "answer": 1, "many": ["x"], "picked": [0],
+            "x": 1.5, "n": 1, "ok": true, "pt": {"a": 1}
+        });
+        let mut cases = Vec::new();
+        for (k, v) in [
+            ("answer", json!(3)),
+            ("answer", json!([1])),
+            ("picked", json!(0)),
+            ("picked", json!([0, 0])),
+            ("n", json!(1.5)),
+            ("n", json!(-9)),
+            ("x", json!("1")),
+            ("id", json!(" a")),
+            ("id", json!("")),
+            ("ok", json!(1)),
+            ("pt", json!({"a": 1, "c": 2})),
+            ("pt", json!({"b": "x"})),
+            ("options", json!(["a", "b"])),
+            ("zzz", json!(1)),
+        ] {
+            let mut rec = base.clone();
+            rec[k] = v;
+            cases.push(json!({"header": {"k": 3}, "items": [rec]}));
+        }
+        cases.push(json!({"prefix": "other", "header": {"k": 3}, "items": [base.clone()]}));
+        cases.push(json!({"header": {"k": 3}, "items": [base.clone(), base.clone()]}));
+        for obj in cases {
+            let want = crate::dumps(&obj, &c).map_err(|e| e.to_string());
+            let got = super::to_string_with(&obj, &c).map_err(|e| e.to_string());
+            assert_eq!(got, want, "{obj}");
+        }
+    }
 }

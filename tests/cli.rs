@@ -264,19 +264,33 @@ fn conformance_command_ends_with_the_count_line() {
 
 #[test]
 fn repair_prompt_and_merge_round_trip() {
-    let doc = "Here you go:\n```\nquiz|n=2|k=2\nq1|s|a*,b|1|apply||1,1,0\nq2|s|a,b|1|apply||1,1,0\n```\n";
+    let doc =
+        "Here you go:\n```\nquiz|n=2|k=2\nq1|s|a*,b|1|apply||1,1,0\nq2|s|a,b|1|apply||1,1,0\n```\n";
     let dir = std::env::temp_dir().join(format!("mini-cli-repair-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let doc_path = dir.join("doc.mini");
     std::fs::write(&doc_path, doc).unwrap();
     let p = doc_path.to_str().unwrap();
-    let o = mini(&["repair-prompt", p, "--forks", FORKS, "--lang", "es"], None);
+    let o = mini(
+        &["repair-prompt", p, "--forks", FORKS, "--lang", "es"],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).contains("[L3] q2|s|a,b|1|apply||1,1,0"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("[L3] q2|s|a,b|1|apply||1,1,0"),
+        "{}",
+        stdout(&o)
+    );
     assert!(stderr(&o).contains("fixed:"), "{}", stderr(&o));
-    let o = mini(&["merge", p, "-", "--forks", FORKS], Some(b"quiz|n=1\nq2|s|a,b*|1|apply||1,1,0\n"));
+    let o = mini(
+        &["merge", p, "-", "--forks", FORKS],
+        Some(b"quiz|n=1\nq2|s|a,b*|1|apply||1,1,0\n"),
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "quiz|n=2|k=2\nq1|s|a*,b|1|apply||1,1,0\nq2|s|a,b*|1|apply||1,1,0\n");
+    assert_eq!(
+        stdout(&o),
+        "quiz|n=2|k=2\nq1|s|a*,b|1|apply||1,1,0\nq2|s|a,b*|1|apply||1,1,0\n"
+    );
     assert!(stderr(&o).contains("applied [L3]"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -286,7 +300,19 @@ fn model_side_commands_run() {
     let o = mini(&["prompt", "quiz", "--forks", FORKS, "--lang", "es"], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("level_name"));
-    let o = mini(&["grammar", "quiz", "--forks", FORKS, "--format", "regex", "--records", "2"], None);
+    let o = mini(
+        &[
+            "grammar",
+            "quiz",
+            "--forks",
+            FORKS,
+            "--format",
+            "regex",
+            "--records",
+            "2",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let re = regex::Regex::new(&format!(r"\A(?:{})\z", stdout(&o).trim_end())).unwrap();
     assert!(re.is_match("quiz|n=2|k=2\nq1|s|a*,b|1|apply||1,1,0\nq2|s|a,b*|1|apply||1,1,0"));
@@ -294,14 +320,25 @@ fn model_side_commands_run() {
     assert_eq!(o.status.code(), Some(0));
     let o = mini(&["from-schema", "-", "-p", "quiz"], Some(&o.stdout));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let o = mini(&["stats", "examples/quiz.mini", "--forks", FORKS, "--format", "json"], None);
+    let o = mini(
+        &[
+            "stats",
+            "examples/quiz.mini",
+            "--forks",
+            FORKS,
+            "--format",
+            "json",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["records"], 4);
     let o = mini(&["check-forks", "examples/forks"], None);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o).lines().last(), Some("ALL FORKS PASS (2 forks)"));
-    let dir = std::env::var("MINI_CONFORMANCE").unwrap_or_else(|_| "../shared/conformance".to_string());
+    let dir =
+        std::env::var("MINI_CONFORMANCE").unwrap_or_else(|_| "../shared/conformance".to_string());
     let o = mini(&["check-forks", &format!("{dir}/forks")], None);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o).lines().last(), Some("ALL FORKS PASS (14 forks)"));

@@ -59,6 +59,10 @@ pub struct HeaderInfo {
     pub version: u64,
     /// The physical line of the header.
     pub line: usize,
+    /// The numeric entries of `map` (`u64` when they fit), cached by
+    /// [`check_header`] so that count keys are compared without a lookup
+    /// in the map or a parse per record.
+    counts: Vec<(String, Option<u64>)>,
 }
 
 impl HeaderInfo {
@@ -81,13 +85,37 @@ fn syntax_diag(line: usize, field: Option<&str>, e: &SyntaxError) -> Diagnostic 
 }
 
 /// Reusable buffers for checking records without per-line allocation.
+///
+/// A scratch kept across the records of a document makes the steady state
+/// allocation-free for values without escapes: the field and element
+/// buffers, the values of the last record ([`Scratch::values`]) and the
+/// vectors of its lists and tuples are all reused.
 #[derive(Debug, Default)]
 pub struct Scratch<'a> {
     fields: Vec<RawField<'a>>,
-    elements: Vec<Element<'a>>,
     syntax: Vec<SyntaxError>,
     key: String,
+    claimed: Vec<usize>,
+    values: Vec<FieldValue<'a>>,
+    pools: Pools<'a>,
+}
+
+/// The buffers `check_kind` fills: list elements, marked indices, and
+/// recycled vectors for list and tuple values.
+#[derive(Debug, Default)]
+struct Pools<'a> {
+    elements: Vec<Element<'a>>,
+    marked: Vec<usize>,
+    atoms: Vec<Vec<Atom<'a>>>,
+    tuples: Vec<Vec<Option<Atom<'a>>>>,
     cut: bool,
+}
+
+/// Empties a vector and gives back its allocation for another lifetime
+/// (an in-place collect of nothing: no unsafe code, no new allocation).
+fn relife<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().map(|_| unreachable!()).collect()
 }
 
 impl<'a> Scratch<'a> {
@@ -99,7 +127,56 @@ impl<'a> Scratch<'a> {
     /// Whether the last record checked looked cut short (too few fields, a
     /// dangling backslash or an unclosed quote): evidence of truncation.
     pub fn looked_cut(&self) -> bool {
-        self.cut
+        self.pools.cut
+    }
+
+    /// The field values of the last record checked by
+    /// [`check_record_into`] (valid only when it returned `true`).
+    pub fn values(&self) -> &[FieldValue<'a>] {
+        &self.values
+    }
+
+    /// [`Scratch::values`], mutable: a consumer may take the values out
+    /// (the vectors left behind are reused by the next record).
+    pub fn values_mut(&mut self) -> &mut [FieldValue<'a>] {
+        &mut self.values
+    }
+
+    /// The same buffers (emptied) for text of another lifetime: a streaming
+    /// reader keeps one scratch across lines that do not outlive each other.
+    pub fn recycle<'b>(mut self) -> Scratch<'b> {
+        self.recycle_values();
+        Scratch {
+            fields: relife(self.fields),
+            syntax: self.syntax,
+            key: self.key,
+            claimed: self.claimed,
+            values: relife(self.values),
+            pools: Pools {
+                elements: relife(self.pools.elements),
+                marked: self.pools.marked,
+                atoms: self.pools.atoms.into_iter().map(relife).collect(),
+                tuples: self.pools.tuples.into_iter().map(relife).collect(),
+                cut: false,
+            },
+        }
+    }
+
+    /// Moves the vectors of the last record's values back to the pools.
+    fn recycle_values(&mut self) {
+        for v in self.values.drain(..) {
+            match v {
+                FieldValue::List(mut a) | FieldValue::MList(mut a, _) => {
+                    a.clear();
+                    self.pools.atoms.push(a);
+                }
+                FieldValue::Tuple(mut t) => {
+                    t.clear();
+                    self.pools.tuples.push(t);
+                }
+                FieldValue::Default | FieldValue::Atom(_) => {}
+            }
+        }
     }
 }
 
@@ -109,12 +186,10 @@ pub fn atom_to_json(a: &Atom<'_>) -> Value {
         Atom::Str(s) | Atom::Date(s) | Atom::Decimal(s) => Value::String(s.to_string()),
         Atom::Bool(b) => Value::Bool(*b),
         Atom::Int(s) => number_value(s),
-        Atom::Float(s) => {
-            let text = number::Dec::parse(s)
-                .map(|d| d.format(true))
-                .unwrap_or_else(|| s.to_string());
-            number_value(&text)
-        }
+        Atom::Float(s) => match number::canonical_float(s) {
+            Some(text) => number_value(&text),
+            None => number_value(s),
+        },
     }
 }
 
@@ -125,16 +200,15 @@ fn number_value(text: &str) -> Value {
     }
 }
 
-/// Types a header value or a scalar field value (non-empty text).
-fn typed_list<'a>(
-    elements: &mut Vec<Element<'a>>,
-    item: &Scalar,
-) -> Result<(Vec<Atom<'a>>, Vec<usize>), Violation> {
-    let mut atoms = Vec::with_capacity(elements.len());
-    let mut marked = Vec::new();
-    for (i, e) in elements.drain(..).enumerate() {
+/// Types the elements of a list (drained from `pools.elements`) into a
+/// recycled vector; the indices of marked elements go to `pools.marked`.
+fn typed_list<'a>(pools: &mut Pools<'a>, item: &Scalar) -> Result<Vec<Atom<'a>>, Violation> {
+    let mut atoms = pools.atoms.pop().unwrap_or_default();
+    atoms.clear();
+    pools.marked.clear();
+    for (i, e) in pools.elements.drain(..).enumerate() {
         if e.marked {
-            marked.push(i);
+            pools.marked.push(i);
         }
         if e.text.is_empty() && item.ty != ScalarType::Str {
             let code = if item.ty == ScalarType::Enum {
@@ -142,14 +216,24 @@ fn typed_list<'a>(
             } else {
                 Code::E06
             };
+            pools.atoms.push(atoms);
             return Err((code, format!("element {} is empty", i + 1)));
         }
-        atoms.push(
-            check_atom(e.text, item, false)
-                .map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?,
-        );
+        if item.ty == ScalarType::Str {
+            // a str element is its text: nothing to check
+            atoms.push(Atom::Str(e.text));
+            continue;
+        }
+        match check_atom(e.text, item, false) {
+            Ok(a) => atoms.push(a),
+            Err((c, m)) => {
+                atoms.clear();
+                pools.atoms.push(atoms);
+                return Err((c, format!("element {}: {m}", i + 1)));
+            }
+        }
     }
-    Ok((atoms, marked))
+    Ok(atoms)
 }
 
 fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Violation> {
@@ -161,7 +245,13 @@ fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Viola
         return Err((Code::E07, format!("list has {n} elements, max {max}")));
     }
     if let Some(key) = &arity.count_key {
-        if let Some(k) = header.count(key).filter(|k| *k != n.to_string()) {
+        // fast path: a count cached as u64 is compared without text
+        let mismatch = match header.counts.iter().find(|(k, _)| k == key) {
+            Some((_, Some(k))) => *k != n64,
+            _ => header.count(key).is_some_and(|k| k != n.to_string()),
+        };
+        if mismatch {
+            let k = header.count(key).unwrap_or_default();
             return Err((
                 Code::E07,
                 format!("list has {n} elements but header {key}={k}"),
@@ -171,7 +261,7 @@ fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Viola
     Ok(())
 }
 
-fn check_marker(rule: MarkerRule, marked: Vec<usize>) -> Result<Selection, Violation> {
+fn check_marker(rule: MarkerRule, marked: &[usize]) -> Result<Selection, Violation> {
     let n = marked.len();
     match rule {
         MarkerRule::ExactlyOne if n != 1 => Err((
@@ -188,13 +278,10 @@ fn check_marker(rule: MarkerRule, marked: Vec<usize>) -> Result<Selection, Viola
         MarkerRule::ExactlyOne | MarkerRule::AtMostOne => {
             Ok(Selection::One(marked.first().copied()))
         }
-        MarkerRule::AtLeastOne | MarkerRule::Any => Ok(Selection::Many(marked)),
+        MarkerRule::AtLeastOne | MarkerRule::Any => Ok(Selection::Many(marked.to_vec())),
     }
 }
 
-/// Checks the raw text of a field of shape `kind`. `name` is used for
-/// component names in errors. Returns the value or `(code, message,
-/// field-suffix)`.
 /// Where a value is checked: the separator, the header facts (count keys)
 /// and whether the value is a header entry.
 struct Place<'h> {
@@ -203,19 +290,20 @@ struct Place<'h> {
     in_header: bool,
 }
 
+/// Checks the raw text of a field of shape `kind`. Returns the value or
+/// `(code, message, component)` (the component names a tuple part).
 fn check_kind<'a>(
     raw: &RawField<'a>,
     kind: &Kind,
     optional: bool,
     place: &Place<'_>,
-    elements: &mut Vec<Element<'a>>,
-    cut: &mut bool,
+    pools: &mut Pools<'a>,
 ) -> Result<FieldValue<'a>, (Code, String, Option<String>)> {
     let (sep, header, in_header) = (place.sep, place.header, place.in_header);
-    let mut split = |raw: &'a str, elements: &mut Vec<Element<'a>>| {
-        syntax::split_list(raw, sep, elements).map_err(|e| {
+    let split = |raw: &'a str, pools: &mut Pools<'a>| {
+        syntax::split_list(raw, sep, &mut pools.elements).map_err(|e| {
             if e.kind == syntax::SyntaxErrorKind::UnclosedQuote {
-                *cut = true;
+                pools.cut = true;
             }
             (Code::E09, e.to_string(), None)
         })
@@ -232,6 +320,9 @@ fn check_kind<'a>(
                 }
                 return Err((Code::E06, "required value is empty".to_string(), None));
             }
+            if s.ty == ScalarType::Str {
+                return Ok(FieldValue::Atom(Atom::Str(raw.text(sep))));
+            }
             check_atom(raw.text(sep), s, true)
                 .map(FieldValue::Atom)
                 .map_err(plain)
@@ -240,65 +331,82 @@ fn check_kind<'a>(
             if raw.is_empty() && optional {
                 return Ok(FieldValue::Default);
             }
-            split(raw.raw, elements)?;
-            check_arity(elements.len(), arity, header).map_err(plain)?;
-            let (atoms, marked) = typed_list(elements, item).map_err(plain)?;
-            match kind {
+            split(raw.raw, pools)?;
+            check_arity(pools.elements.len(), arity, header).map_err(plain)?;
+            let atoms = typed_list(pools, item).map_err(plain)?;
+            let result = match kind {
                 Kind::MList { marker, .. } => {
-                    let sel = check_marker(*marker, marked).map_err(plain)?;
-                    Ok(FieldValue::MList(atoms, sel))
+                    check_marker(*marker, &pools.marked).map(|sel| FieldValue::MList(atoms, sel))
                 }
-                _ if in_header => Ok(FieldValue::List(atoms)),
-                _ if !marked.is_empty() => Err((
-                    Code::E08,
-                    "marker * not allowed in a plain list".to_string(),
-                    None,
-                )),
-                _ => Ok(FieldValue::List(atoms)),
-            }
+                _ if in_header => return Ok(FieldValue::List(atoms)),
+                _ if !pools.marked.is_empty() => {
+                    pools.atoms.push(atoms);
+                    return Err((
+                        Code::E08,
+                        "marker * not allowed in a plain list".to_string(),
+                        None,
+                    ));
+                }
+                _ => return Ok(FieldValue::List(atoms)),
+            };
+            result.map_err(plain)
         }
         Kind::Tuple(comps) => {
             if raw.is_empty() && optional {
                 return Ok(FieldValue::Default);
             }
-            split(raw.raw, elements)?;
-            if elements.len() != comps.len() {
+            split(raw.raw, pools)?;
+            if pools.elements.len() != comps.len() {
                 return Err((
                     Code::E07,
                     format!(
                         "tuple expects {} components, got {}",
                         comps.len(),
-                        elements.len()
+                        pools.elements.len()
                     ),
                     None,
                 ));
             }
-            let mut out = Vec::with_capacity(comps.len());
-            for (c, e) in comps.iter().zip(elements.drain(..)) {
+            let mut out = pools.tuples.pop().unwrap_or_default();
+            out.clear();
+            let mut failure = None;
+            for (c, e) in comps.iter().zip(pools.elements.drain(..)) {
+                if failure.is_some() {
+                    continue;
+                }
                 if e.marked && !in_header {
-                    return Err((
+                    failure = Some((
                         Code::E08,
                         "marker * not allowed inside a tuple".to_string(),
                         None,
                     ));
+                    continue;
                 }
                 if e.text.is_empty() {
                     if c.optional {
                         out.push(None);
                         continue;
                     }
-                    return Err((
+                    failure = Some((
                         Code::E06,
                         format!("tuple component '{}' is empty", c.name),
                         Some(c.name.clone()),
                     ));
+                    continue;
                 }
                 match check_atom(e.text, &c.scalar, true) {
                     Ok(a) => out.push(Some(a)),
-                    Err((code, m)) => return Err((code, m, Some(c.name.clone()))),
+                    Err((code, m)) => failure = Some((code, m, Some(c.name.clone()))),
                 }
             }
-            Ok(FieldValue::Tuple(out))
+            match failure {
+                None => Ok(FieldValue::Tuple(out)),
+                Some(f) => {
+                    out.clear();
+                    pools.tuples.push(out);
+                    Err(f)
+                }
+            }
         }
     }
 }
@@ -340,7 +448,7 @@ pub fn check_header(
         ));
     }
     let mut seen: HashSet<String> = HashSet::new();
-    let mut elements = Vec::new();
+    let mut pools = Pools::default();
     for f in fields.iter().skip(1) {
         if f.is_empty() {
             continue;
@@ -387,13 +495,12 @@ pub fn check_header(
                 .insert(key, Value::String(value.text(sep).into_owned()));
             continue;
         };
-        let mut cut = false;
         let place = Place {
             sep,
             header: &info,
             in_header: true,
         };
-        let res = check_kind(&value, &hk.kind, false, &place, &mut elements, &mut cut);
+        let res = check_kind(&value, &hk.kind, false, &place, &mut pools);
         match res {
             Ok(v) => {
                 let json = field_json(&v, &hk.kind, None);
@@ -446,6 +553,14 @@ pub fn check_header(
             info.map.insert(hk.name.clone(), d.clone());
         }
     }
+    info.counts = info
+        .map
+        .iter()
+        .filter_map(|(k, v)| match v {
+            Value::Number(n) => Some((k.clone(), n.as_u64())),
+            _ => None,
+        })
+        .collect();
     info
 }
 
@@ -483,7 +598,7 @@ pub fn selection_json(s: &Selection) -> Value {
 /// Tracks the values of `unique` fields claimed by accepted records.
 #[derive(Debug, Default)]
 pub struct Uniques {
-    seen: Vec<HashSet<String>>,
+    seen: Vec<HashSet<Box<str>>>,
 }
 
 impl Uniques {
@@ -491,6 +606,18 @@ impl Uniques {
     pub fn new(contract: &Contract) -> Uniques {
         Uniques {
             seen: contract.fields().iter().map(|_| HashSet::new()).collect(),
+        }
+    }
+
+    /// Makes room for the values of `records` records (capped, since the
+    /// count comes from the input), so that the sets do not grow step by
+    /// step. Only the sets of `unique` fields are touched.
+    pub fn reserve(&mut self, contract: &Contract, records: u64) {
+        let n = usize::try_from(records.min(1 << 16)).unwrap_or(0);
+        for (set, f) in self.seen.iter_mut().zip(contract.fields()) {
+            if f.unique {
+                set.reserve(n);
+            }
         }
     }
 }
@@ -545,13 +672,34 @@ pub fn check_record<'a>(
     scratch: &mut Scratch<'a>,
     diags: &mut Vec<Diagnostic>,
 ) -> RecordOutcome<'a> {
+    if check_record_into(line, contract, header, uniques, scratch, diags) {
+        RecordOutcome::Valid(std::mem::take(&mut scratch.values))
+    } else {
+        RecordOutcome::Invalid
+    }
+}
+
+/// [`check_record`] without handing the values out: they stay in
+/// [`Scratch::values`] (until the next record), so that a caller that
+/// keeps one scratch across records allocates nothing per record. Returns
+/// whether the record is valid. The same engine: [`check_record`] is this
+/// function plus a move.
+pub fn check_record_into<'a>(
+    line: Line<'a>,
+    contract: &Contract,
+    header: &HeaderInfo,
+    uniques: &mut Uniques,
+    scratch: &mut Scratch<'a>,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let sep = contract.separator();
     let ln = line.number;
+    scratch.recycle_values();
     scratch.syntax.clear();
-    scratch.cut = false;
+    scratch.pools.cut = false;
     syntax::split_fields(line.text, sep, &mut scratch.fields, &mut scratch.syntax);
     if let Some(e) = scratch.syntax.first() {
-        scratch.cut = scratch
+        scratch.pools.cut = scratch
             .syntax
             .iter()
             .any(|e| e.kind == syntax::SyntaxErrorKind::DanglingBackslash);
@@ -566,20 +714,20 @@ pub fn check_record<'a>(
             );
         }
         diags.push(d);
-        return RecordOutcome::Invalid;
+        return false;
     }
     let fields = contract.fields();
     let core = contract.core().len();
     let nf = scratch.fields.len();
     if nf < core {
-        scratch.cut = true;
+        scratch.pools.cut = true;
         diags.push(Diagnostic::new(
             Code::E05,
             ln,
             None,
             format!("record has {nf} fields, core requires {core}"),
         ));
-        return RecordOutcome::Invalid;
+        return false;
     }
     if nf > fields.len() && header.version <= contract.version() {
         diags.push(Diagnostic::new(
@@ -592,28 +740,21 @@ pub fn check_record<'a>(
                 header.version
             ),
         ));
-        return RecordOutcome::Invalid;
+        return false;
     }
     let before = diags.len();
-    let mut values: Vec<FieldValue<'a>> = Vec::with_capacity(fields.len());
+    let place = Place {
+        sep,
+        header,
+        in_header: false,
+    };
+    let values = &mut scratch.values;
     for (i, f) in fields.iter().enumerate() {
         let Some(raw) = scratch.fields.get(i) else {
             values.push(FieldValue::Default);
             continue;
         };
-        let place = Place {
-            sep,
-            header,
-            in_header: false,
-        };
-        match check_kind(
-            raw,
-            &f.kind,
-            f.optional,
-            &place,
-            &mut scratch.elements,
-            &mut scratch.cut,
-        ) {
+        match check_kind(raw, &f.kind, f.optional, &place, &mut scratch.pools) {
             Ok(v) => values.push(v),
             Err((code, msg, comp)) => {
                 let name = match comp {
@@ -625,12 +766,18 @@ pub fn check_record<'a>(
             }
         }
     }
+    // Claim the unique values of a valid record: one hash per value. A
+    // clash gives back what this record claimed before it, so that a
+    // rejected record claims nothing; an invalid record is still checked
+    // for clashes (E11 is reported with its other errors).
+    let invalid = diags.len() > before;
     let mut clashes = false;
+    scratch.claimed.clear();
     for (i, f) in fields.iter().enumerate() {
-        if f.unique
-            && unique_key(&values[i], &mut scratch.key)
-            && uniques.seen[i].contains(&scratch.key)
-        {
+        if !f.unique || !unique_key(&values[i], &mut scratch.key) {
+            continue;
+        }
+        if uniques.seen[i].contains(scratch.key.as_str()) {
             clashes = true;
             diags.push(diag(
                 Code::E11,
@@ -638,17 +785,22 @@ pub fn check_record<'a>(
                 &f.name,
                 format!("duplicate value in unique field '{}'", f.name),
             ));
+        } else if !invalid && !clashes {
+            uniques.seen[i].insert(Box::from(scratch.key.as_str()));
+            scratch.claimed.push(i);
         }
     }
-    if clashes || diags.len() > before {
-        return RecordOutcome::Invalid;
-    }
-    for (i, f) in fields.iter().enumerate() {
-        if f.unique && unique_key(&values[i], &mut scratch.key) {
-            uniques.seen[i].insert(scratch.key.clone());
+    if clashes {
+        for &i in &scratch.claimed {
+            if unique_key(&values[i], &mut scratch.key) {
+                uniques.seen[i].remove(scratch.key.as_str());
+            }
         }
     }
-    RecordOutcome::Valid(values)
+    if clashes || invalid {
+        return false;
+    }
+    true
 }
 
 /// The document-level checks once every line is read: E01 without a header

@@ -18,20 +18,40 @@ pub fn is_int(s: &str) -> bool {
 
 /// `float ::= "-"? DIGIT+ ( "." DIGIT+ )? ( ( "e" | "E" ) ( "+" | "-" )? DIGIT+ )?`
 pub fn is_float_syntax(s: &str) -> bool {
-    let s = s.strip_prefix('-').unwrap_or(s);
-    let (mant, exp) = match s.find(['e', 'E']) {
-        Some(p) => (&s[..p], Some(&s[p + 1..])),
-        None => (s, None),
+    float_form(s).is_some()
+}
+
+/// One pass over a float: `Some(has_exponent)` when `s` has float syntax.
+pub(crate) fn float_form(s: &str) -> Option<bool> {
+    let b = s.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i > start
     };
-    let mant_ok = match mant.split_once('.') {
-        Some((i, f)) => all_digits(i) && all_digits(f),
-        None => all_digits(mant),
-    };
-    let exp_ok = match exp {
-        None => true,
-        Some(e) => all_digits(e.strip_prefix(['+', '-']).unwrap_or(e)),
-    };
-    mant_ok && exp_ok
+    if !digits(&mut i) {
+        return None;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return None;
+        }
+    }
+    if i == b.len() {
+        return Some(false);
+    }
+    if !matches!(b[i], b'e' | b'E') {
+        return None;
+    }
+    i += 1;
+    if matches!(b.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    (digits(&mut i) && i == b.len()).then_some(true)
 }
 
 /// `decimal ::= "-"? DIGIT+ ( "." DIGIT+ )?`
@@ -57,6 +77,146 @@ pub fn canonical_int(s: &str) -> String {
     } else {
         digits.to_string()
     }
+}
+
+/// True when `s` is an int already in canonical form (no leading zeros,
+/// no `-0`): [`canonical_int`] would return it unchanged.
+pub fn is_canonical_int(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    match digits.as_bytes() {
+        [] => false,
+        [b'0'] => digits.len() == s.len(),
+        [first, ..] => *first != b'0' && all_digits(digits),
+    }
+}
+
+/// The canonical JSON spelling of a float written `s` (valid float syntax),
+/// as [`Dec::format`] with `keep_point` gives it, without allocating when
+/// `s` is already canonical (`0.25`, `-1.5`) and with one small allocation
+/// for a plain integer (`3` → `3.0`). `None` when [`Dec::parse`] refuses it.
+pub fn canonical_float(s: &str) -> Option<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    if s.len() <= 30 && !s.contains(['e', 'E']) {
+        match s.split_once('.') {
+            Some((int, frac)) => {
+                let int_digits = int.strip_prefix('-').unwrap_or(int);
+                let int_ok = int_digits == "0" || is_canonical_int(int_digits);
+                let frac_ok = all_digits(frac) && !frac.ends_with('0');
+                if int_ok && frac_ok {
+                    return Some(Cow::Borrowed(s));
+                }
+            }
+            None if is_canonical_int(s) => {
+                let mut t = String::with_capacity(s.len() + 2);
+                t.push_str(s);
+                t.push_str(".0");
+                return Some(Cow::Owned(t));
+            }
+            None => {}
+        }
+    }
+    Dec::parse(s).map(|d| Cow::Owned(d.format(true)))
+}
+
+/// `(m, e)` with value `m × 10^e` for a short plain number (`-?D+(.D+)?`,
+/// at most 18 digits), read without allocating; `None` otherwise.
+fn small_parts(s: &str) -> Option<(i64, i64)> {
+    let b = s.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let mut m: i64 = 0;
+    let mut digits = 0;
+    let mut frac = None;
+    for (i, &c) in b.iter().enumerate().skip(usize::from(neg)) {
+        match c {
+            b'0'..=b'9' => {
+                digits += 1;
+                if digits > 18 {
+                    return None;
+                }
+                m = m * 10 + i64::from(c - b'0');
+            }
+            b'.' if frac.is_none() && digits > 0 && i + 1 < b.len() => frac = Some(i),
+            _ => return None,
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    let e = frac.map_or(0, |p| -((b.len() - p - 1) as i64));
+    Some((if neg { -m } else { m }, e))
+}
+
+/// Compares `a.0 × 10^a.1` with `b.0 × 10^b.1` exactly when both fit once
+/// brought to the same exponent; `None` when they do not.
+fn cmp_scaled(a: (i64, i64), b: (i64, i64)) -> Option<Ordering> {
+    let e = a.1.min(b.1);
+    let scale = |(m, x): (i64, i64)| -> Option<i128> {
+        let k = u32::try_from(x - e).ok().filter(|&k| k <= 18)?;
+        Some(i128::from(m) * 10i128.pow(k))
+    };
+    Some(scale(a)?.cmp(&scale(b)?))
+}
+
+/// Compares the number written `s` (int, float or decimal syntax) with `d`
+/// exactly, without allocating: the same answer as
+/// `Dec::parse(s).map(|v| v.cmp(d))` (`None` when that parse fails).
+pub fn cmp_text(s: &str, d: &Dec) -> Option<Ordering> {
+    if let (Some(a), Some(b)) = (small_parts(s), d.small_parts()) {
+        if let Some(o) = cmp_scaled(a, b) {
+            return Some(o);
+        }
+    }
+    let has_exp = float_form(s)?;
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s),
+    };
+    let (mant, exp) = match has_exp.then(|| body.find(['e', 'E'])).flatten() {
+        Some(p) => (&body[..p], body[p + 1..].parse::<i64>().ok()?),
+        None => (body, 0),
+    };
+    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+    let exp = exp.checked_sub(i64::try_from(frac.len()).ok()?)?;
+    let all = || int.bytes().chain(frac.bytes());
+    let total = int.len() + frac.len();
+    let lead = all().take_while(|&b| b == b'0').count();
+    let zero = lead == total;
+    let point = if zero {
+        0
+    } else {
+        let p = exp.checked_add(i64::try_from(total - lead).ok()?)?;
+        if !(-MAX_EXPONENT..=MAX_EXPONENT).contains(&p) {
+            return None;
+        }
+        p
+    };
+    let neg = neg && !zero;
+    if neg != d.neg {
+        return Some(if neg {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
+    }
+    let magnitude = if zero || d.is_zero() {
+        (!zero).cmp(&!d.is_zero())
+    } else {
+        let dp = d.exp + d.digits.len() as i64;
+        point.cmp(&dp).then_with(|| {
+            let mut mine = all().skip(lead).map(|b| b - b'0');
+            let mut theirs = d.digits.iter().copied();
+            loop {
+                match (mine.next(), theirs.next()) {
+                    (None, None) => return Ordering::Equal,
+                    (x, y) => match x.unwrap_or(0).cmp(&y.unwrap_or(0)) {
+                        Ordering::Equal => continue,
+                        o => return o,
+                    },
+                }
+            }
+        })
+    };
+    Some(if neg { magnitude.reverse() } else { magnitude })
 }
 
 /// The canonical text of a decimal (SPEC 1.1 §6): leading zeros of the
@@ -139,6 +299,16 @@ impl Dec {
             return None;
         }
         Some(Dec { neg, digits, exp })
+    }
+
+    /// `(m, e)` with value `m × 10^e` when the value has at most 18
+    /// significant digits and a small exponent.
+    fn small_parts(&self) -> Option<(i64, i64)> {
+        if self.digits.len() > 18 || self.exp.abs() > 40 {
+            return None;
+        }
+        let m = self.digits.iter().fold(0i64, |m, &d| m * 10 + i64::from(d));
+        Some((if self.neg { -m } else { m }, self.exp))
     }
 
     /// True for zero.
@@ -338,6 +508,64 @@ mod tests {
         assert_eq!(canonical_decimal("007.50"), "7.50");
         assert_eq!(canonical_decimal("-0.00"), "0.00");
         assert_eq!(canonical_decimal("-000.10"), "-0.10");
+    }
+
+    #[test]
+    fn canonical_fast_paths_agree_with_dec() {
+        let texts = [
+            "0",
+            "-0",
+            "007",
+            "12",
+            "-12",
+            "100",
+            "0.25",
+            "-0.5",
+            "1.10",
+            "00.5",
+            "-0.0",
+            "1e3",
+            "1.5E+3",
+            "2.5e-1",
+            "0.000001",
+            "123456789012345678901234567890.5",
+            "1e-40",
+            "-3.14159",
+            "5.0",
+            "10.01",
+            "0.1e1",
+        ];
+        for t in texts {
+            assert_eq!(
+                canonical_float(t).map(|c| c.into_owned()),
+                Dec::parse(t).map(|d| d.format(true)),
+                "{t}"
+            );
+            assert_eq!(
+                is_canonical_int(t),
+                is_int(t) && canonical_int(t) == t,
+                "{t}"
+            );
+            for b in [
+                "0",
+                "-1",
+                "1",
+                "0.25",
+                "-4.0",
+                "4",
+                "1e3",
+                "99999999999999999999",
+            ] {
+                let bound = Dec::parse(b).unwrap();
+                assert_eq!(
+                    cmp_text(t, &bound),
+                    Dec::parse(t).map(|v| v.cmp(&bound)),
+                    "{t} vs {b}"
+                );
+            }
+        }
+        assert_eq!(cmp_text("1e10001", &Dec::parse("1").unwrap()), None);
+        assert_eq!(cmp_text("x", &Dec::parse("1").unwrap()), None);
     }
 
     #[test]

@@ -99,17 +99,24 @@ pub fn check_atom<'a>(
             if !number::is_int(&text) {
                 return Err((Code::E06, format!("expected int, got '{}'", shorten(&text))));
             }
-            let canon = number::canonical_int(&text);
-            Atom::Int(keep_or(text, canon))
+            if number::is_canonical_int(&text) {
+                Atom::Int(text)
+            } else {
+                let canon = number::canonical_int(&text);
+                Atom::Int(keep_or(text, canon))
+            }
         }
         ScalarType::Float => {
-            if !number::is_float_syntax(&text) {
+            let Some(has_exp) = number::float_form(&text) else {
                 return Err((
                     Code::E06,
                     format!("expected number, got '{}'", shorten(&text)),
                 ));
-            }
-            if Dec::parse(&text).is_none() {
+            };
+            // Without an exponent, a short number is within the exact range
+            // and finite as a double: no need to parse it twice more.
+            let plain = text.len() <= 300 && !has_exp;
+            if !plain && Dec::parse(&text).is_none() {
                 return Err((
                     Code::E06,
                     format!(
@@ -119,7 +126,7 @@ pub fn check_atom<'a>(
                     ),
                 ));
             }
-            if !number::is_finite_double(&text) {
+            if !plain && !number::is_finite_double(&text) {
                 return Err((
                     Code::E06,
                     format!("number '{}' is not a finite double", shorten(&text)),
@@ -158,7 +165,7 @@ fn check_range(atom: &Atom<'_>, spec: &Scalar) -> Result<(), Violation> {
         match (atom, b) {
             (Atom::Date(d), Bound::Date(m)) => **d < **m,
             (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => {
-                Dec::parse(t).is_some_and(|v| v < *m)
+                number::cmp_text(t, m) == Some(std::cmp::Ordering::Less)
             }
             _ => false,
         }
@@ -167,7 +174,7 @@ fn check_range(atom: &Atom<'_>, spec: &Scalar) -> Result<(), Violation> {
         match (atom, b) {
             (Atom::Date(d), Bound::Date(m)) => **d > **m,
             (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => {
-                Dec::parse(t).is_some_and(|v| v > *m)
+                number::cmp_text(t, m) == Some(std::cmp::Ordering::Greater)
             }
             _ => false,
         }

@@ -436,7 +436,11 @@ pub fn run(cli: Cli) -> Output {
             no_example,
             example_records,
         } => prompt(
-            ContractArgs { contract, prefix, forks },
+            ContractArgs {
+                contract,
+                prefix,
+                forks,
+            },
             &lang,
             (!no_example).then_some(example_records),
         ),
@@ -446,7 +450,15 @@ pub fn run(cli: Cli) -> Output {
             forks,
             format,
             records,
-        } => grammar(ContractArgs { contract, prefix, forks }, &format, records),
+        } => grammar(
+            ContractArgs {
+                contract,
+                prefix,
+                forks,
+            },
+            &format,
+            records,
+        ),
         Command::Forks { dir, forks } => families_dir(dir, forks).and_then(|d| list_forks(&d)),
         Command::CheckForks { dir, forks } => {
             families_dir(dir, forks).and_then(|d| check_forks(&d))
@@ -673,7 +685,9 @@ fn merge(file: &str, answer: &str, args: &ContractArgs) -> Result<Output, Output
 /// The contract named by --contract or by a prefix in --forks.
 fn named_contract(args: &ContractArgs) -> Result<Contract, Output> {
     if args.contract.is_none() && args.prefix.is_none() {
-        return Err(usage("name the contract: PREFIX (with --forks) or --contract PATH"));
+        return Err(usage(
+            "name the contract: PREFIX (with --forks) or --contract PATH",
+        ));
     }
     match resolve(args, None)? {
         Resolved::Found(c) => Ok(c),
@@ -688,9 +702,11 @@ fn prompt(args: ContractArgs, lang: &str, example: Option<usize>) -> Result<Outp
 }
 
 fn grammar(args: ContractArgs, format: &str, records: Option<usize>) -> Result<Output, Output> {
-    let format: crate::grammar::GrammarFormat = format
-        .parse()
-        .map_err(|_| usage(format!("--format must be gbnf, lark or regex, not '{format}'")))?;
+    let format: crate::grammar::GrammarFormat = format.parse().map_err(|_| {
+        usage(format!(
+            "--format must be gbnf, lark or regex, not '{format}'"
+        ))
+    })?;
     let c = named_contract(&args)?;
     Ok(Output::default().out(crate::grammar::grammar(&c, format, records).trim_end()))
 }

@@ -31,7 +31,9 @@ use crate::contract::{
 };
 
 /// The language of a prompt (spec blocks and repair requests).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English.

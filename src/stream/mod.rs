@@ -113,6 +113,11 @@ pub struct Reader<'c> {
     line_no: usize,
     offset: usize,
     last_text: Option<(usize, String)>,
+    /// Whether the line being read is the unterminated last one (its text
+    /// is kept for [`IncompleteLine`]).
+    at_end: bool,
+    /// Buffers reused from line to line (emptied between lines).
+    scratch: Scratch<'static>,
 }
 
 impl<'c> Reader<'c> {
@@ -130,6 +135,8 @@ impl<'c> Reader<'c> {
             line_no: 0,
             offset: 0,
             last_text: None,
+            at_end: false,
+            scratch: Scratch::new(),
         }
     }
 
@@ -205,15 +212,19 @@ impl<'c> Reader<'c> {
                 format!("more than {} record lines", self.opts.max_records),
             ));
         }
-        self.last_text = Some((self.line_no, text.to_string()));
-        let mut scratch = Scratch::new();
-        if let Fed::Valid(r) = self.parser.line(
+        if self.at_end {
+            self.last_text = Some((self.line_no, text.to_string()));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch).recycle();
+        let fed = self.parser.line(
             Line {
                 number: self.line_no,
                 text,
             },
             &mut scratch,
-        ) {
+        );
+        self.scratch = scratch.recycle();
+        if let Fed::Valid(r) = fed {
             if self.opts.keep_records {
                 self.parser.keep(r.clone());
             }
@@ -232,6 +243,7 @@ impl<'c> Reader<'c> {
         if !terminated {
             let line = std::mem::take(&mut self.buf);
             self.last_text = None;
+            self.at_end = true;
             self.line(&line, &mut last_records)?;
             if let Some((n, text)) = self.last_text.take() {
                 incomplete = Some(IncompleteLine {

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
-use crate::check::{self, HeaderInfo, RecordOutcome, Scratch, Uniques};
+use crate::check::{self, HeaderInfo, Scratch, Uniques};
 use crate::contract::Contract;
 use crate::de::RecordDe;
 use crate::error::{Diagnostic, Error, Result};
@@ -45,6 +45,7 @@ pub fn records<T: DeserializeOwned, R: BufRead>(
         uniques: Uniques::new(contract),
         record_lines: 0,
         finished: false,
+        scratch: Scratch::new(),
         _t: PhantomData,
     }
 }
@@ -59,6 +60,8 @@ pub struct Records<'c, T, R> {
     uniques: Uniques,
     record_lines: usize,
     finished: bool,
+    /// Buffers reused from line to line (emptied between lines).
+    scratch: Scratch<'static>,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -120,8 +123,8 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
             };
             let index = self.record_lines;
             self.record_lines += 1;
-            let mut scratch = Scratch::new();
-            let outcome = check::check_record(
+            let mut scratch = std::mem::take(&mut self.scratch).recycle();
+            let valid = check::check_record_into(
                 line,
                 self.contract,
                 header,
@@ -129,20 +132,19 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
                 &mut scratch,
                 &mut diags,
             );
-            return Some(match outcome {
-                RecordOutcome::Valid(values) => {
-                    T::deserialize(RecordDe::new(self.contract, values, line.number, index))
-                        .map_err(|e| {
-                            crate::de::locate(
-                                e,
-                                line.number,
-                                None,
-                                format!("{}[{index}]", self.contract.records_key()),
-                            )
-                        })
-                }
-                RecordOutcome::Invalid => Err(Error::invalid(diags)),
-            });
+            let contract = self.contract;
+            let item = if valid {
+                let rec = RecordDe::new(contract, scratch.values_mut(), line.number, index);
+                T::deserialize(rec).map_err(|e| {
+                    crate::de::locate(e, line.number, None, || {
+                        format!("{}[{index}]", contract.records_key())
+                    })
+                })
+            } else {
+                Err(Error::invalid(diags))
+            };
+            self.scratch = scratch.recycle();
+            return Some(item);
         }
     }
 }

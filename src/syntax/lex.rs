@@ -177,6 +177,21 @@ pub fn split_fields<'a>(
     errors: &mut Vec<SyntaxError>,
 ) {
     out.clear();
+    if memchr::memchr(b'\\', line.as_bytes()).is_none() {
+        // Without a backslash, `value` is a single `plain_run` (or nothing):
+        // every `|` separates, and one memchr pass finds them all.
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'|', line.as_bytes()).chain([line.len()]) {
+            let trimmed = trim_raw(&line[start..end]);
+            out.push(RawField {
+                raw: trimmed,
+                escaped: false,
+                offset: offset_in(line, trimmed),
+            });
+            start = end + 1;
+        }
+        return;
+    }
     let mut rest = line;
     loop {
         // `field_value` never fails: fold_many0 accepts zero pieces.
@@ -209,7 +224,18 @@ pub fn is_space(c: char) -> bool {
 
 /// Trims unescaped outer whitespace from raw text (an escaped separator that
 /// is itself whitespace, like `\<TAB>`, is kept).
+#[inline]
 pub fn trim_raw(s: &str) -> &str {
+    // fast path: ASCII edges that are not whitespace (nothing to trim)
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (None, _) => return s,
+        (Some(&f), Some(&l)) if !maybe_space(f) && !maybe_space(l) => return s,
+        _ => {}
+    }
+    trim_raw_slow(s)
+}
+
+fn trim_raw_slow(s: &str) -> &str {
     let start = s.trim_start_matches(is_space);
     let mut end = start.trim_end_matches(is_space);
     if end.len() < start.len() {
@@ -222,6 +248,27 @@ pub fn trim_raw(s: &str) -> &str {
     }
     end
 }
+
+/// False only for a byte that starts no whitespace character: an ASCII byte
+/// that is not whitespace (non-ASCII bytes may start U+0085, U+3000, …).
+#[inline]
+fn maybe_space(b: u8) -> bool {
+    MAYBE_SPACE[usize::from(b)]
+}
+
+const MAYBE_SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = b >= 0x80
+            || matches!(
+                b as u8,
+                b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' | 0x1c..=0x1f
+            );
+        b += 1;
+    }
+    t
+};
 
 /// Resolves the escapes of raw text. Invalid escapes are kept literally (the
 /// lexer has already reported them); a dangling backslash is kept too.
@@ -318,6 +365,9 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
 }
 
 fn skip_ws(s: &str, sep: char) -> &str {
+    if s.as_bytes().first().is_none_or(|&b| !maybe_space(b)) {
+        return s;
+    }
     s.trim_start_matches(|c: char| is_space(c) && c != sep)
 }
 
@@ -352,6 +402,66 @@ fn find_sep(raw: &str, sep: char) -> Option<usize> {
     }
 }
 
+/// The list fast path: without a quote, every element is a run up to the
+/// next unescaped separator (one byte loop: elements are short, shorter
+/// than a vectorised search needs to pay off), decoded like the unquoted
+/// branch of [`split_list`]. Returns false, having pushed nothing that
+/// counts, when the text has a `"` (the quoted grammar decides).
+fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
+    let bytes = raw.as_bytes();
+    let mut start = 0;
+    let mut escaped = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == sep {
+            push_plain(&raw[start..i], escaped, sep, out);
+            start = i + 1;
+            escaped = false;
+        } else if b == b'\\' {
+            // the escape and the byte it protects (a multi-byte character's
+            // continuation bytes are never structural)
+            escaped = true;
+            i += 1;
+        } else if b == b'"' {
+            return false;
+        }
+        i += 1;
+    }
+    push_plain(&raw[start..], escaped, sep, out);
+    true
+}
+
+fn push_plain<'a>(part: &'a str, escaped: bool, sep: u8, out: &mut Vec<Element<'a>>) {
+    let mut part = trim_raw(part);
+    let mut marked = false;
+    if part.ends_with('*') {
+        let backslashes = if escaped {
+            part.as_bytes()[..part.len() - 1]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count()
+        } else {
+            0
+        };
+        if backslashes % 2 == 0 {
+            marked = true;
+            part = trim_raw(&part[..part.len() - 1]);
+        }
+    }
+    let text = if escaped && memchr::memchr(b'\\', part.as_bytes()).is_some() {
+        Cow::Owned(unescape(part, char::from(sep)))
+    } else {
+        Cow::Borrowed(part)
+    };
+    out.push(Element {
+        text,
+        marked,
+        quoted: false,
+    });
+}
+
 /// Splits the raw text of a list-typed field (`list ::= ( element ( SEP
 /// element )* )?`) into elements, pushed to `out` (cleared first).
 ///
@@ -366,6 +476,10 @@ pub fn split_list<'a>(
     if raw.is_empty() {
         return Ok(());
     }
+    if sep.is_ascii() && plain_list(raw, sep as u8, out) {
+        return Ok(());
+    }
+    out.clear();
     let mut rest = raw;
     loop {
         rest = skip_ws(rest, sep);
@@ -423,7 +537,7 @@ pub fn split_list<'a>(
                     part = trim_raw(&part[..part.len() - 1]);
                 }
             }
-            let text = if part.contains('\\') {
+            let text = if memchr::memchr(b'\\', part.as_bytes()).is_some() {
                 Cow::Owned(unescape(part, sep))
             } else {
                 Cow::Borrowed(part)

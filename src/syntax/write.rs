@@ -8,7 +8,29 @@ pub fn escape_scalar_into(out: &mut String, text: &str) {
     escape_chars(out, text, None);
 }
 
+/// The bytes every value escapes: `\\`, `|`, LF and CR.
+const ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'\\' as usize] = true;
+    t[b'|' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 fn escape_chars(out: &mut String, text: &str, sep: Option<char>) {
+    // fast path: nothing to escape (a table lookup per byte)
+    let sep_byte = match sep {
+        None => Some(b'\\'),
+        Some(c) if c.is_ascii() => Some(c as u8),
+        Some(_) => None,
+    };
+    if let Some(sb) = sep_byte {
+        if !text.bytes().any(|b| ESCAPED[usize::from(b)] || b == sb) {
+            out.push_str(text);
+            return;
+        }
+    }
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {

@@ -35,7 +35,14 @@ fn json_type(v: &Value) -> &'static str {
 
 /// Checks that a string survives parsing unchanged: parsing trims
 /// unescaped outer whitespace (a line break is written `\n`, so it stays).
-fn survives(s: &str) -> std::result::Result<(), Fail> {
+pub(crate) fn survives(s: &str) -> std::result::Result<(), Fail> {
+    // fast path: ASCII edges that are not whitespace
+    let plain = |b: u8| b.is_ascii_graphic();
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (None, _) => return Ok(()),
+        (Some(&f), Some(&l)) if plain(f) && plain(l) => return Ok(()),
+        _ => {}
+    }
     let trimmed = |c: char| crate::syntax::is_space(c) && c != '\n' && c != '\r';
     if s.starts_with(trimmed) || s.ends_with(trimmed) {
         return Err(e06(format!(
@@ -440,6 +447,24 @@ impl Encoder<'_> {
     }
 }
 
+/// The header line of a document of `n` records with canonical header
+/// `header`, exactly as [`dumps`] writes it; `None` if it cannot be encoded
+/// (then [`dumps`] reports why).
+pub(crate) fn encode_header(
+    contract: &Contract,
+    header: &Map<String, Value>,
+    n: usize,
+) -> Option<String> {
+    let mut enc = Encoder {
+        contract,
+        sep: contract.separator(),
+        errors: Vec::new(),
+    };
+    let mut out = String::new();
+    enc.header(&mut out, header, n);
+    enc.errors.is_empty().then_some(out)
+}
+
 /// Serializes a canonical object under `contract` into canonical `.mini`
 /// text (escaped form, `n` recomputed, `v` omitted when 1, trailing null
 /// extensions omitted, no final newline).
@@ -524,6 +549,9 @@ pub fn dumps(obj: &Value, contract: &Contract) -> Result<String> {
     if !enc.errors.is_empty() {
         return Err(Error::invalid(enc.errors));
     }
-    crate::value::parse(&out, contract)?;
+    let errors = crate::value::validate(&out, contract);
+    if !errors.is_empty() {
+        return Err(Error::invalid(errors));
+    }
     Ok(out)
 }

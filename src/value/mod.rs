@@ -3,7 +3,7 @@
 //! back with [`dumps`].
 
 mod compare;
-mod dumps;
+pub(crate) mod dumps;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 pub use compare::equivalent;
 pub use dumps::dumps;
 
-use crate::check::{self, HeaderInfo, RecordOutcome, Scratch, Uniques};
+use crate::check::{self, HeaderInfo, Scratch, Uniques};
 use crate::contract::Contract;
 use crate::error::{Diagnostic, Error, Result};
 use crate::syntax::{self, Line};
@@ -220,6 +220,17 @@ pub(crate) enum Fed {
     Invalid,
 }
 
+/// What a checked line was (see [`Parser::check_line`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Checked {
+    /// The header line.
+    Header,
+    /// A valid record (its values are in the scratch).
+    Valid,
+    /// An invalid record line (its errors were recorded).
+    Invalid,
+}
+
 /// Incremental parser state shared by the whole-text parse and the
 /// streaming reader: feed it complete lines, then finish.
 #[derive(Debug)]
@@ -252,13 +263,28 @@ impl<'c> Parser<'c> {
     /// is a record line, checked, and returned when valid (the caller keeps
     /// it with [`Parser::keep`] or not).
     pub(crate) fn line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Fed {
+        match self.check_line(line, scratch) {
+            Checked::Header => Fed::Header,
+            Checked::Invalid => Fed::Invalid,
+            Checked::Valid => Fed::Valid(Record {
+                line: line.number,
+                index: self.record_lines - 1,
+                value: check::record_json(self.contract, scratch.values()),
+            }),
+        }
+    }
+
+    /// [`Parser::line`] without building the record: a valid record's
+    /// values are left in `scratch` ([`Scratch::values`]).
+    pub(crate) fn check_line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Checked {
         let Some(header) = &self.header else {
-            self.header = Some(check::check_header(line, self.contract, &mut self.errors));
-            return Fed::Header;
+            let header = check::check_header(line, self.contract, &mut self.errors);
+            self.uniques.reserve(self.contract, header.n.unwrap_or(0));
+            self.header = Some(header);
+            return Checked::Header;
         };
-        let index = self.record_lines;
         self.record_lines += 1;
-        let outcome = check::check_record(
+        let valid = check::check_record_into(
             line,
             self.contract,
             header,
@@ -267,16 +293,11 @@ impl<'c> Parser<'c> {
             &mut self.errors,
         );
         self.last_line_cut = scratch.looked_cut();
-        match outcome {
-            RecordOutcome::Valid(values) => {
-                self.valid_records += 1;
-                Fed::Valid(Record {
-                    line: line.number,
-                    index,
-                    value: check::record_json(self.contract, &values),
-                })
-            }
-            RecordOutcome::Invalid => Fed::Invalid,
+        if valid {
+            self.valid_records += 1;
+            Checked::Valid
+        } else {
+            Checked::Invalid
         }
     }
 
@@ -429,6 +450,31 @@ pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
     } else {
         Err(Error::invalid(doc.errors))
     }
+}
+
+/// Validates `text` under `contract` without building any value: every
+/// error [`parse`] would report (same engine — `check_header` and
+/// `check_record` — same codes, lines and fields, E04 included), and
+/// nothing else. Empty when the document is valid.
+///
+/// This is the fast check: the canonical objects are never built, the
+/// buffers are reused from one record to the next, and text without
+/// escapes is never copied. [`dumps`] verifies its output with it.
+///
+/// ```
+/// let contract = mini::Contract::from_json(
+///     r#"{"prefix": "t", "core": [{"name": "n", "type": "int", "min": 1}]}"#).unwrap();
+/// assert!(mini::validate("t|n=2\n1\n2", &contract).is_empty());
+/// let errors = mini::validate("t|n=2\n1\n0", &contract);
+/// assert_eq!((errors[0].code(), errors[0].line()), (mini::Code::E13, 3));
+/// ```
+pub fn validate(text: &str, contract: &Contract) -> Vec<Diagnostic> {
+    let mut p = Parser::new(contract);
+    let mut scratch = Scratch::new();
+    for line in syntax::lines(text) {
+        p.check_line(line, &mut scratch);
+    }
+    p.finish().errors
 }
 
 /// The prefix named by the first significant line of `text`, if any.

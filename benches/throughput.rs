@@ -1,0 +1,197 @@
+//! Throughput of `mini` against `serde_json` on the same generated data
+//! (issue 7). Three families of 100,000 records (`benches/support/data.rs`),
+//! five operations each, side by side in one run:
+//!
+//! 1. `typed_decode`: `mini::from_str::<Doc>` vs `serde_json::from_str::<Doc>`
+//!    of the canonical JSON of the same data, into the same structs;
+//! 2. `dynamic_decode`: `mini::parse` + `into_canonical` vs
+//!    `serde_json::from_str::<serde_json::Value>`;
+//! 3. `validate`: `mini::validate` (no values built) vs
+//!    `serde_json::from_str::<IgnoredAny>` (for context);
+//! 4. `serialize`: `mini::to_string` vs `serde_json::to_string`;
+//! 5. `stream`: the push `mini::Reader` fed 4 KiB chunks, records not kept.
+//!
+//! Throughput is in bytes of each side's own text (`.mini` for `mini`, JSON
+//! for `serde_json`); records/s = 100,000 / time. The defaults are set for a
+//! small shared machine (10 samples, 1 s warm-up, 3 s measurement); the
+//! usual criterion flags override them. `MINI_BENCH_RECORDS` changes the
+//! record count.
+//!
+//! ```text
+//! cargo bench --bench throughput
+//! cargo bench --bench throughput -- quiz/typed_decode
+//! ```
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde::de::IgnoredAny;
+use serde::{de::DeserializeOwned, Serialize};
+
+#[path = "support/data.rs"]
+mod data;
+
+use data::{Notes, Quiz, Rubric};
+
+fn records() -> usize {
+    std::env::var("MINI_BENCH_RECORDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
+
+/// One family's inputs: the document, its `.mini` text, its canonical JSON.
+struct Family<D> {
+    name: &'static str,
+    doc: D,
+    contract: mini::Contract,
+    mini: String,
+    json: String,
+}
+
+fn family<D>(name: &'static str, doc: D, mini_text: String) -> Family<D>
+where
+    D: Serialize + DeserializeOwned + mini::Mini + PartialEq + std::fmt::Debug,
+{
+    let contract = D::contract();
+    let parsed = mini::parse(&mini_text, &contract).expect("generated text is valid");
+    let json = parsed.into_canonical().to_string();
+    // the direct serializer writes what `dumps` writes
+    let via_dumps = mini::dumps(&serde_json::to_value(&doc).unwrap(), &contract).unwrap();
+    assert_eq!(
+        mini::to_string(&doc).unwrap(),
+        via_dumps,
+        "{name}: to_string != dumps"
+    );
+    // both sides decode to the same value
+    let via_mini: D = mini::from_str(&mini_text).expect("mini decode");
+    let via_json: D = serde_json::from_str(&json).expect("json decode");
+    assert!(via_mini == doc, "{name}: mini decode differs from the data");
+    assert!(via_json == doc, "{name}: json decode differs from the data");
+    let n = records() as f64;
+    eprintln!(
+        "{name}: {} records, .mini {} bytes ({:.0} B/record), JSON {} bytes ({:.0} B/record)",
+        records(),
+        mini_text.len(),
+        mini_text.len() as f64 / n,
+        json.len(),
+        json.len() as f64 / n,
+    );
+    Family {
+        name,
+        doc,
+        contract,
+        mini: mini_text,
+        json,
+    }
+}
+
+fn bench_family<D>(c: &mut Criterion, f: &Family<D>)
+where
+    D: Serialize + DeserializeOwned + mini::Mini,
+{
+    let mini_bytes = Throughput::Bytes(f.mini.len() as u64);
+    let json_bytes = Throughput::Bytes(f.json.len() as u64);
+
+    let mut g = c.benchmark_group(format!("{}/typed_decode", f.name));
+    g.throughput(mini_bytes.clone());
+    g.bench_function("mini", |b| {
+        b.iter(|| mini::from_str::<D>(black_box(&f.mini)).unwrap())
+    });
+    g.throughput(json_bytes.clone());
+    g.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::from_str::<D>(black_box(&f.json)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("{}/dynamic_decode", f.name));
+    g.throughput(mini_bytes.clone());
+    g.bench_function("mini", |b| {
+        b.iter(|| {
+            mini::parse(black_box(&f.mini), &f.contract)
+                .unwrap()
+                .into_canonical()
+        })
+    });
+    g.throughput(json_bytes.clone());
+    g.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(&f.json)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("{}/validate", f.name));
+    g.throughput(mini_bytes.clone());
+    g.bench_function("mini", |b| {
+        b.iter(|| {
+            let errors = mini::validate(black_box(&f.mini), &f.contract);
+            assert!(errors.is_empty());
+        })
+    });
+    g.throughput(json_bytes.clone());
+    g.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::from_str::<IgnoredAny>(black_box(&f.json)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("{}/serialize", f.name));
+    g.throughput(mini_bytes.clone());
+    g.bench_function("mini", |b| {
+        b.iter(|| mini::to_string(black_box(&f.doc)).unwrap())
+    });
+    g.throughput(json_bytes);
+    g.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::to_string(black_box(&f.doc)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("{}/stream", f.name));
+    g.throughput(mini_bytes);
+    g.bench_function("mini", |b| {
+        b.iter(|| {
+            let opts = mini::ReaderOptions {
+                keep_records: false,
+                ..mini::ReaderOptions::default()
+            };
+            let mut reader = mini::Reader::with_options(&f.contract, opts);
+            for chunk in black_box(f.mini.as_bytes()).chunks(4096) {
+                black_box(reader.push(chunk).unwrap());
+            }
+            let end = reader.end().unwrap();
+            assert!(end.complete);
+            end.valid
+        })
+    });
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    data::contracts_match();
+    let n = records();
+    let quiz = data::quiz(n);
+    let text = mini::to_string(&quiz).unwrap();
+    let quiz = family::<Quiz>("quiz", quiz, text);
+    bench_family(c, &quiz);
+    drop(quiz);
+
+    let rubric = data::rubric(n);
+    let text = mini::to_string(&rubric).unwrap();
+    let rubric = family::<Rubric>("rubric", rubric, text);
+    bench_family(c, &rubric);
+    drop(rubric);
+
+    let notes = data::notes(n);
+    let text = data::notes_text_quoted(&notes);
+    let notes = family::<Notes>("notes", notes, text);
+    bench_family(c, &notes);
+}
+
+criterion_group! {
+    name = throughput;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = benches
+}
+criterion_main!(throughput);

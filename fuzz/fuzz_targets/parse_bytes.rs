@@ -1,0 +1,6 @@
+//! Arbitrary bytes through strict and lenient parsing (`mini::fuzzing::parse_bytes`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| mini::fuzzing::parse_bytes(data));

@@ -1,0 +1,8 @@
+//! `#[derive(mini::Mini)]` values through `mini::to_string` and
+//! `mini::from_str` (`mini::fuzzing::typed_roundtrip`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mini::fuzzing::TypedDoc;
+
+fuzz_target!(|doc: TypedDoc| mini::fuzzing::typed_roundtrip(&doc));

@@ -1,0 +1,1165 @@
+//! The direct encoder: a serde `Serializer` that writes `.mini` text from
+//! a value shaped like the canonical object, without building a
+//! `serde_json::Value` per record.
+//!
+//! It writes exactly what [`crate::dumps`] writes for the same value (the
+//! header goes through `dumps`' own header encoder). It knows only what the
+//! text must look like; whenever it meets something `dumps` would refuse or
+//! that it does not handle (a type that does not fit the field, a null
+//! required value, an unknown key, a string whose outer whitespace would be
+//! lost, a selection that is not a set of in-range indices, …) it gives up
+//! (`None`), and the caller falls back to `dumps`, which reports the error
+//! with its code and line. Its output is then checked by [`crate::validate`]
+//! like `dumps`' own.
+
+use std::fmt::Write as _;
+
+use serde::ser::{self, Impossible, Serialize};
+use serde_json::{Map, Value};
+
+use crate::check::number::{self, Dec};
+use crate::contract::{Component, Contract, Field, Kind, MarkerRule, Scalar, ScalarType};
+use crate::syntax::{escape_element_into, escape_scalar_into, is_space};
+use crate::value::dumps::{encode_header, survives};
+
+/// Gave up: the caller falls back to `dumps`.
+#[derive(Debug)]
+pub(crate) struct GiveUp;
+
+impl std::fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not encodable directly")
+    }
+}
+
+impl std::error::Error for GiveUp {}
+
+impl ser::Error for GiveUp {
+    fn custom<T: std::fmt::Display>(_msg: T) -> Self {
+        GiveUp
+    }
+}
+
+type R<T = ()> = Result<T, GiveUp>;
+
+/// Encodes `value` (shaped like the canonical object) under `contract`;
+/// `None` when `dumps` must handle it.
+pub(crate) fn encode<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Option<String> {
+    let mut doc = Doc {
+        contract,
+        sep: contract.separator(),
+        header: None,
+        records: String::new(),
+        count: 0,
+        seen_records: false,
+        slots: contract.fields().iter().map(|_| Slot::default()).collect(),
+        comps: Vec::new(),
+    };
+    value.serialize(&mut doc).ok()?;
+    if !doc.seen_records {
+        return None;
+    }
+    let empty = Map::new();
+    let header = match &doc.header {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(h)) => h,
+        Some(_) => return None,
+    };
+    let mut out = encode_header(contract, header, doc.count)?;
+    out.reserve(doc.records.len());
+    out.push_str(&doc.records);
+    Some(out)
+}
+
+/// The text of one field of the record being written.
+#[derive(Default)]
+struct Slot {
+    /// The field text (a marked list: its elements, unmarked).
+    text: String,
+    /// Whether a non-null value was given.
+    set: bool,
+    /// A marked list: the end offset of each element in `text`.
+    ends: Vec<usize>,
+    /// A marked list: the selected indices (ascending once checked).
+    selected: Vec<usize>,
+    /// A marked list: the selection given (`NULL`, `ONE` index or `MANY`).
+    sel_kind: u8,
+}
+
+impl Slot {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.set = false;
+        self.ends.clear();
+        self.selected.clear();
+        self.sel_kind = NULL;
+    }
+}
+
+struct Doc<'c> {
+    contract: &'c Contract,
+    sep: char,
+    header: Option<Value>,
+    records: String,
+    count: usize,
+    seen_records: bool,
+    slots: Vec<Slot>,
+    /// Tuple components being written (reused).
+    comps: Vec<Option<String>>,
+}
+
+impl Doc<'_> {
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> R {
+        if key == "prefix" {
+            match serde_json::to_value(value).map_err(|_| GiveUp)? {
+                Value::Null => {}
+                Value::String(p) if p == self.contract.prefix() => {}
+                _ => return Err(GiveUp),
+            }
+        } else if key == "header" {
+            self.header = Some(serde_json::to_value(value).map_err(|_| GiveUp)?);
+        } else if key == self.contract.records_key() {
+            self.seen_records = true;
+            value.serialize(Records { doc: self })?;
+        }
+        Ok(())
+    }
+
+    /// Writes the record whose fields are in the slots.
+    fn finish_record(&mut self) -> R {
+        let out = &mut self.records;
+        out.push('\n');
+        let start = out.len();
+        let mut last_non_empty = start;
+        for (i, (f, slot)) in self
+            .contract
+            .fields()
+            .iter()
+            .zip(&mut self.slots)
+            .enumerate()
+        {
+            if i > 0 {
+                out.push('|');
+            }
+            let before = out.len();
+            if !slot.set {
+                if !f.optional {
+                    return Err(GiveUp);
+                }
+            } else if let Kind::MList { marker, .. } = &f.kind {
+                marked_list(out, slot, *marker)?;
+            } else {
+                out.push_str(&slot.text);
+            }
+            if !f.extension || out.len() > before {
+                last_non_empty = out.len();
+            }
+        }
+        out.truncate(last_non_empty);
+        self.count += 1;
+        Ok(())
+    }
+}
+
+/// Writes a marked list: its elements, `*` after the selected ones, after
+/// checking the selection as `dumps` does.
+fn marked_list(out: &mut String, slot: &mut Slot, rule: MarkerRule) -> R {
+    let len = slot.ends.len();
+    let sel = &mut slot.selected;
+    match (rule.is_single(), slot.sel_kind) {
+        (_, NULL) => sel.clear(),
+        (true, ONE) | (false, MANY) => {}
+        _ => return Err(GiveUp),
+    }
+    sel.sort_unstable();
+    if sel.iter().any(|&i| i >= len) || sel.windows(2).any(|w| w[0] == w[1]) {
+        return Err(GiveUp);
+    }
+    let n = sel.len();
+    let bad = match rule {
+        MarkerRule::ExactlyOne => n != 1,
+        MarkerRule::AtLeastOne => n == 0,
+        MarkerRule::AtMostOne => n > 1,
+        MarkerRule::Any => false,
+    };
+    if bad {
+        return Err(GiveUp);
+    }
+    let mut start = 0;
+    let mut next = sel.iter().peekable();
+    for (i, &end) in slot.ends.iter().enumerate() {
+        out.push_str(&slot.text[start..end]);
+        if next.peek() == Some(&&i) {
+            next.next();
+            out.push('*');
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// document level
+// ---------------------------------------------------------------------------
+
+/// Refuses every serde method not listed (the caller falls back).
+macro_rules! refuse {
+    ($($method:ident($($arg:ty),*))*) => {$(
+        fn $method(self, $(_: $arg),*) -> R<Self::Ok> {
+            Err(GiveUp)
+        }
+    )*};
+}
+
+macro_rules! refuse_all_but_structs {
+    () => {
+        refuse! {
+            serialize_bool(bool) serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+            serialize_i64(i64) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+            serialize_u64(u64) serialize_f32(f32) serialize_f64(f64) serialize_char(char)
+            serialize_str(&str) serialize_bytes(&[u8]) serialize_none() serialize_unit()
+            serialize_unit_struct(&'static str)
+            serialize_unit_variant(&'static str, u32, &'static str)
+        }
+        fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R<Self::Ok> {
+            v.serialize(self)
+        }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            v: &T,
+        ) -> R<Self::Ok> {
+            v.serialize(self)
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> R<Self::Ok> {
+            Err(GiveUp)
+        }
+        fn serialize_tuple(self, _: usize) -> R<Self::SerializeTuple> {
+            Err(GiveUp)
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> R<Self::SerializeTupleStruct> {
+            Err(GiveUp)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> R<Self::SerializeTupleVariant> {
+            Err(GiveUp)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> R<Self::SerializeStructVariant> {
+            Err(GiveUp)
+        }
+    };
+}
+
+/// A map key (strings only).
+struct KeySer;
+
+impl ser::Serializer for KeySer {
+    type Ok = String;
+    type Error = GiveUp;
+    type SerializeSeq = Impossible<String, GiveUp>;
+    type SerializeTuple = Impossible<String, GiveUp>;
+    type SerializeTupleStruct = Impossible<String, GiveUp>;
+    type SerializeTupleVariant = Impossible<String, GiveUp>;
+    type SerializeMap = Impossible<String, GiveUp>;
+    type SerializeStruct = Impossible<String, GiveUp>;
+    type SerializeStructVariant = Impossible<String, GiveUp>;
+
+    fn serialize_str(self, v: &str) -> R<String> {
+        Ok(v.to_string())
+    }
+    refuse! {
+        serialize_bool(bool) serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+        serialize_i64(i64) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+        serialize_u64(u64) serialize_f32(f32) serialize_f64(f64) serialize_char(char)
+        serialize_bytes(&[u8]) serialize_none() serialize_unit()
+        serialize_unit_struct(&'static str)
+        serialize_unit_variant(&'static str, u32, &'static str)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> R<String> {
+        Err(GiveUp)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R<String> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> R<String> {
+        Err(GiveUp)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> R<Self::SerializeSeq> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple(self, _: usize) -> R<Self::SerializeTuple> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> R<Self::SerializeTupleStruct> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeTupleVariant> {
+        Err(GiveUp)
+    }
+    fn serialize_map(self, _: Option<usize>) -> R<Self::SerializeMap> {
+        Err(GiveUp)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> R<Self::SerializeStruct> {
+        Err(GiveUp)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeStructVariant> {
+        Err(GiveUp)
+    }
+}
+
+/// The document: a struct or map with `prefix`, `header` and the records.
+struct DocMap<'a, 'c> {
+    doc: &'a mut Doc<'c>,
+    key: Option<String>,
+}
+
+impl<'a, 'c> ser::Serializer for &'a mut Doc<'c> {
+    type Ok = ();
+    type Error = GiveUp;
+    type SerializeSeq = Impossible<(), GiveUp>;
+    type SerializeTuple = Impossible<(), GiveUp>;
+    type SerializeTupleStruct = Impossible<(), GiveUp>;
+    type SerializeTupleVariant = Impossible<(), GiveUp>;
+    type SerializeMap = DocMap<'a, 'c>;
+    type SerializeStruct = DocMap<'a, 'c>;
+    type SerializeStructVariant = Impossible<(), GiveUp>;
+
+    refuse_all_but_structs!();
+
+    fn serialize_seq(self, _: Option<usize>) -> R<Self::SerializeSeq> {
+        Err(GiveUp)
+    }
+    fn serialize_map(self, _: Option<usize>) -> R<DocMap<'a, 'c>> {
+        Ok(DocMap {
+            doc: self,
+            key: None,
+        })
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> R<DocMap<'a, 'c>> {
+        Ok(DocMap {
+            doc: self,
+            key: None,
+        })
+    }
+}
+
+impl ser::SerializeStruct for DocMap<'_, '_> {
+    type Ok = ();
+    type Error = GiveUp;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {
+        self.doc.entry(key, value)
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for DocMap<'_, '_> {
+    type Ok = ();
+    type Error = GiveUp;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
+        self.key = Some(key.serialize(KeySer)?);
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
+        let key = self.key.take().ok_or(GiveUp)?;
+        self.doc.entry(&key, value)
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+/// The records array.
+struct Records<'a, 'c> {
+    doc: &'a mut Doc<'c>,
+}
+
+impl<'a, 'c> ser::Serializer for Records<'a, 'c> {
+    type Ok = ();
+    type Error = GiveUp;
+    type SerializeSeq = Self;
+    type SerializeTuple = Impossible<(), GiveUp>;
+    type SerializeTupleStruct = Impossible<(), GiveUp>;
+    type SerializeTupleVariant = Impossible<(), GiveUp>;
+    type SerializeMap = Impossible<(), GiveUp>;
+    type SerializeStruct = Impossible<(), GiveUp>;
+    type SerializeStructVariant = Impossible<(), GiveUp>;
+
+    refuse_all_but_structs!();
+
+    fn serialize_seq(self, _: Option<usize>) -> R<Self> {
+        Ok(self)
+    }
+    fn serialize_map(self, _: Option<usize>) -> R<Self::SerializeMap> {
+        Err(GiveUp)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> R<Self::SerializeStruct> {
+        Err(GiveUp)
+    }
+}
+
+impl ser::SerializeSeq for Records<'_, '_> {
+    type Ok = ();
+    type Error = GiveUp;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, rec: &T) -> R {
+        for s in &mut self.doc.slots {
+            s.clear();
+        }
+        rec.serialize(RecordSer {
+            doc: &mut *self.doc,
+            key: None,
+            next: 0,
+        })?;
+        self.doc.finish_record()
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// records
+// ---------------------------------------------------------------------------
+
+/// One record: a struct or map of canonical keys.
+struct RecordSer<'a, 'c> {
+    doc: &'a mut Doc<'c>,
+    key: Option<String>,
+    /// The field the next key most likely names.
+    next: usize,
+}
+
+/// Which canonical key of a field a key is.
+enum Role {
+    Value,
+    Selection,
+}
+
+/// Which field and canonical key `key` is, looking at field `hint` first
+/// (keys usually come in contract order).
+fn find_key(fields: &[Field], key: &str, hint: usize) -> Option<(usize, Role)> {
+    let role = |f: &Field| match &f.kind {
+        Kind::MList {
+            items_key,
+            selected_key,
+            ..
+        } => {
+            if items_key == key {
+                Some(Role::Value)
+            } else if selected_key == key {
+                Some(Role::Selection)
+            } else {
+                None
+            }
+        }
+        _ => (f.name == key).then_some(Role::Value),
+    };
+    if let Some(r) = fields.get(hint).and_then(role) {
+        return Some((hint, r));
+    }
+    fields
+        .iter()
+        .enumerate()
+        .find_map(|(i, f)| role(f).map(|r| (i, r)))
+}
+
+impl RecordSer<'_, '_> {
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> R {
+        let doc = &mut *self.doc;
+        let (i, role) = find_key(doc.contract.fields(), key, self.next).ok_or(GiveUp)?;
+        // the next key is most likely the next field (or the selection of
+        // this marked list)
+        self.next = match (&doc.contract.fields()[i].kind, &role) {
+            (Kind::MList { .. }, Role::Value) => i,
+            _ => i + 1,
+        };
+        let f: &Field = &doc.contract.fields()[i];
+        let slot = &mut doc.slots[i];
+        match role {
+            Role::Selection => {
+                slot.selected.clear();
+                slot.sel_kind = value.serialize(SelectionSer {
+                    out: &mut slot.selected,
+                })?;
+                Ok(())
+            }
+            Role::Value => {
+                slot.text.clear();
+                slot.ends.clear();
+                slot.set = value.serialize(FieldSer {
+                    kind: &f.kind,
+                    sep: doc.sep,
+                    slot,
+                    comps: &mut doc.comps,
+                })?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl ser::Serializer for RecordSer<'_, '_> {
+    type Ok = ();
+    type Error = GiveUp;
+    type SerializeSeq = Impossible<(), GiveUp>;
+    type SerializeTuple = Impossible<(), GiveUp>;
+    type SerializeTupleStruct = Impossible<(), GiveUp>;
+    type SerializeTupleVariant = Impossible<(), GiveUp>;
+    type SerializeMap = Self;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Impossible<(), GiveUp>;
+
+    refuse_all_but_structs!();
+
+    fn serialize_seq(self, _: Option<usize>) -> R<Self::SerializeSeq> {
+        Err(GiveUp)
+    }
+    fn serialize_map(self, _: Option<usize>) -> R<Self> {
+        Ok(self)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> R<Self> {
+        Ok(self)
+    }
+}
+
+impl ser::SerializeStruct for RecordSer<'_, '_> {
+    type Ok = ();
+    type Error = GiveUp;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {
+        self.entry(key, value)
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for RecordSer<'_, '_> {
+    type Ok = ();
+    type Error = GiveUp;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
+        self.key = Some(key.serialize(KeySer)?);
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
+        let key = self.key.take().ok_or(GiveUp)?;
+        self.entry(&key, value)
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+const NULL: u8 = 0;
+const ONE: u8 = 1;
+const MANY: u8 = 2;
+
+/// A marked list's selection: an index (`ONE`), null (`NULL`), or indices
+/// (`MANY`).
+struct SelectionSer<'a> {
+    out: &'a mut Vec<usize>,
+}
+
+macro_rules! sel_uint {
+    ($($method:ident $t:ty),*) => {$(
+        fn $method(self, v: $t) -> R<u8> {
+            self.out.push(usize::try_from(v).map_err(|_| GiveUp)?);
+            Ok(ONE)
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for SelectionSer<'a> {
+    type Ok = u8;
+    type Error = GiveUp;
+    type SerializeSeq = Self;
+    type SerializeTuple = Impossible<u8, GiveUp>;
+    type SerializeTupleStruct = Impossible<u8, GiveUp>;
+    type SerializeTupleVariant = Impossible<u8, GiveUp>;
+    type SerializeMap = Impossible<u8, GiveUp>;
+    type SerializeStruct = Impossible<u8, GiveUp>;
+    type SerializeStructVariant = Impossible<u8, GiveUp>;
+
+    sel_uint!(serialize_u8 u8, serialize_u16 u16, serialize_u32 u32, serialize_u64 u64,
+        serialize_i8 i8, serialize_i16 i16, serialize_i32 i32, serialize_i64 i64);
+
+    refuse! {
+        serialize_bool(bool) serialize_f32(f32) serialize_f64(f64) serialize_char(char)
+        serialize_str(&str) serialize_bytes(&[u8]) serialize_unit_struct(&'static str)
+        serialize_unit_variant(&'static str, u32, &'static str)
+    }
+    fn serialize_none(self) -> R<u8> {
+        Ok(NULL)
+    }
+    fn serialize_unit(self) -> R<u8> {
+        Ok(NULL)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R<u8> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R<u8> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> R<u8> {
+        Err(GiveUp)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> R<Self> {
+        Ok(self)
+    }
+    fn serialize_tuple(self, _: usize) -> R<Self::SerializeTuple> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> R<Self::SerializeTupleStruct> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeTupleVariant> {
+        Err(GiveUp)
+    }
+    fn serialize_map(self, _: Option<usize>) -> R<Self::SerializeMap> {
+        Err(GiveUp)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> R<Self::SerializeStruct> {
+        Err(GiveUp)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeStructVariant> {
+        Err(GiveUp)
+    }
+}
+
+impl ser::SerializeSeq for SelectionSer<'_> {
+    type Ok = u8;
+    type Error = GiveUp;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+        // an index inside the list: null is not one
+        match v.serialize(SelectionSer {
+            out: &mut *self.out,
+        })? {
+            ONE => Ok(()),
+            _ => Err(GiveUp),
+        }
+    }
+    fn end(self) -> R<u8> {
+        Ok(MANY)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// field values
+// ---------------------------------------------------------------------------
+
+/// One field value; `Ok(false)` for null.
+struct FieldSer<'a> {
+    kind: &'a Kind,
+    sep: char,
+    slot: &'a mut Slot,
+    comps: &'a mut Vec<Option<String>>,
+}
+
+/// Where a scalar is written.
+#[derive(Clone, Copy)]
+enum Pos {
+    /// A scalar field: escaped as a scalar, never empty.
+    Field,
+    /// A list element or a tuple component: escaped as an element.
+    Element(char),
+}
+
+/// One scalar, written canonical and escaped into `out`; `Ok(false)` for
+/// null (nothing written).
+struct ScalarSer<'a> {
+    scalar: &'a Scalar,
+    pos: Pos,
+    out: &'a mut String,
+    /// Whether an empty string is refused (scalar fields, tuple components).
+    no_empty: bool,
+}
+
+impl ScalarSer<'_> {
+    fn text(self, t: &str) -> R<bool> {
+        if t.is_empty() && self.no_empty {
+            return Err(GiveUp);
+        }
+        match self.pos {
+            Pos::Field => escape_scalar_into(self.out, t),
+            Pos::Element(sep) => escape_element_into(self.out, t, sep),
+        }
+        Ok(true)
+    }
+
+    fn string(self, t: &str) -> R<bool> {
+        match self.scalar.ty {
+            ScalarType::Str | ScalarType::Enum | ScalarType::Date => {
+                survives(t).map_err(|_| GiveUp)?;
+                self.text(t)
+            }
+            ScalarType::Decimal => {
+                survives(t).map_err(|_| GiveUp)?;
+                if number::is_decimal(t) {
+                    self.text(&number::canonical_decimal(t))
+                } else {
+                    self.text(t)
+                }
+            }
+            _ => Err(GiveUp),
+        }
+    }
+
+    /// An integer: every numeric type takes its digits.
+    fn int(self, digits: std::fmt::Arguments<'_>) -> R<bool> {
+        match self.scalar.ty {
+            ScalarType::Int | ScalarType::Float | ScalarType::Decimal => {
+                // digits never need escaping
+                self.out.write_fmt(digits).map_err(|_| GiveUp)?;
+                Ok(true)
+            }
+            _ => Err(GiveUp),
+        }
+    }
+
+    /// A binary float: a float field only, in its shortest round-trip
+    /// digits as `dumps` prints them (plain, with an exponent only past 30
+    /// padding zeros).
+    fn float(self, x: f64, display: std::fmt::Arguments<'_>, sci: String) -> R<bool> {
+        if self.scalar.ty != ScalarType::Float || !x.is_finite() {
+            return Err(GiveUp);
+        }
+        if x == 0.0 {
+            self.out.push('0');
+        } else if (1e-15..1e15).contains(&x.abs()) {
+            self.out.write_fmt(display).map_err(|_| GiveUp)?;
+        } else {
+            let d = Dec::parse(&sci).ok_or(GiveUp)?;
+            self.out.push_str(&d.format(false));
+        }
+        Ok(true)
+    }
+}
+
+impl ser::Serializer for ScalarSer<'_> {
+    type Ok = bool;
+    type Error = GiveUp;
+    type SerializeSeq = Impossible<bool, GiveUp>;
+    type SerializeTuple = Impossible<bool, GiveUp>;
+    type SerializeTupleStruct = Impossible<bool, GiveUp>;
+    type SerializeTupleVariant = Impossible<bool, GiveUp>;
+    type SerializeMap = Impossible<bool, GiveUp>;
+    type SerializeStruct = Impossible<bool, GiveUp>;
+    type SerializeStructVariant = Impossible<bool, GiveUp>;
+
+    fn serialize_bool(self, v: bool) -> R<bool> {
+        if self.scalar.ty != ScalarType::Bool {
+            return Err(GiveUp);
+        }
+        self.out.push_str(if v { "true" } else { "false" });
+        Ok(true)
+    }
+    fn serialize_i8(self, v: i8) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_i16(self, v: i16) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_i32(self, v: i32) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_i64(self, v: i64) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_i128(self, v: i128) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_u8(self, v: u8) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_u16(self, v: u16) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_u32(self, v: u32) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_u64(self, v: u64) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_u128(self, v: u128) -> R<bool> {
+        self.int(format_args!("{v}"))
+    }
+    fn serialize_f32(self, v: f32) -> R<bool> {
+        self.float(f64::from(v), format_args!("{v}"), format!("{v:e}"))
+    }
+    fn serialize_f64(self, v: f64) -> R<bool> {
+        if (1e-15..1e15).contains(&v.abs()) {
+            self.float(v, format_args!("{v}"), String::new())
+        } else {
+            self.float(v, format_args!("{v}"), format!("{v:e}"))
+        }
+    }
+    fn serialize_char(self, v: char) -> R<bool> {
+        self.string(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> R<bool> {
+        self.string(v)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> R<bool> {
+        Err(GiveUp)
+    }
+    fn serialize_none(self) -> R<bool> {
+        Ok(false)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R<bool> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> R<bool> {
+        Ok(false)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> R<bool> {
+        Ok(false)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> R<bool> {
+        self.string(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R<bool> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> R<bool> {
+        Err(GiveUp)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> R<Self::SerializeSeq> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple(self, _: usize) -> R<Self::SerializeTuple> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> R<Self::SerializeTupleStruct> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeTupleVariant> {
+        Err(GiveUp)
+    }
+    fn serialize_map(self, _: Option<usize>) -> R<Self::SerializeMap> {
+        Err(GiveUp)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> R<Self::SerializeStruct> {
+        Err(GiveUp)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeStructVariant> {
+        Err(GiveUp)
+    }
+}
+
+/// A list's elements (a marked list records where each one ends).
+struct ListSer<'a> {
+    item: &'a Scalar,
+    sep: char,
+    slot: &'a mut Slot,
+    marked: bool,
+    first: bool,
+}
+
+impl ser::SerializeSeq for ListSer<'_> {
+    type Ok = bool;
+    type Error = GiveUp;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+        if !self.first {
+            self.slot.text.push(self.sep);
+        }
+        self.first = false;
+        let written = v.serialize(ScalarSer {
+            scalar: self.item,
+            pos: Pos::Element(self.sep),
+            out: &mut self.slot.text,
+            no_empty: false,
+        })?;
+        if !written {
+            return Err(GiveUp);
+        }
+        if self.marked {
+            self.slot.ends.push(self.slot.text.len());
+        }
+        Ok(())
+    }
+    fn end(self) -> R<bool> {
+        Ok(true)
+    }
+}
+
+/// A tuple's components, by name.
+struct TupleSer<'a> {
+    comps: &'a [Component],
+    sep: char,
+    slot: &'a mut Slot,
+    parts: &'a mut Vec<Option<String>>,
+    key: Option<String>,
+}
+
+impl TupleSer<'_> {
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, v: &T) -> R {
+        let i = self
+            .comps
+            .iter()
+            .position(|c| c.name == key)
+            .ok_or(GiveUp)?;
+        let mut text = self.parts[i].take().unwrap_or_default();
+        text.clear();
+        let written = v.serialize(ScalarSer {
+            scalar: &self.comps[i].scalar,
+            pos: Pos::Element(self.sep),
+            out: &mut text,
+            no_empty: true,
+        })?;
+        if written {
+            self.parts[i] = Some(text);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> R<bool> {
+        let out = &mut self.slot.text;
+        for (i, c) in self.comps.iter().enumerate() {
+            if i > 0 {
+                out.push(self.sep);
+            }
+            match &self.parts[i] {
+                Some(t) => out.push_str(t),
+                None if c.optional => {
+                    if is_space(self.sep) {
+                        out.push_str("\"\"");
+                    }
+                }
+                None => return Err(GiveUp),
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl ser::SerializeStruct for TupleSer<'_> {
+    type Ok = bool;
+    type Error = GiveUp;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R {
+        self.entry(key, v)
+    }
+    fn end(self) -> R<bool> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeMap for TupleSer<'_> {
+    type Ok = bool;
+    type Error = GiveUp;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
+        self.key = Some(key.serialize(KeySer)?);
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+        let key = self.key.take().ok_or(GiveUp)?;
+        self.entry(&key, v)
+    }
+    fn end(self) -> R<bool> {
+        self.finish()
+    }
+}
+
+impl<'a> FieldSer<'a> {
+    fn tuple(self) -> R<TupleSer<'a>> {
+        let Kind::Tuple(comps) = self.kind else {
+            return Err(GiveUp);
+        };
+        self.comps.clear();
+        self.comps.resize(comps.len(), None);
+        Ok(TupleSer {
+            comps,
+            sep: self.sep,
+            slot: self.slot,
+            parts: self.comps,
+            key: None,
+        })
+    }
+
+    fn scalar(self) -> R<ScalarSer<'a>> {
+        match self.kind {
+            Kind::Scalar(s) => Ok(ScalarSer {
+                scalar: s,
+                pos: Pos::Field,
+                out: &mut self.slot.text,
+                no_empty: true,
+            }),
+            _ => Err(GiveUp),
+        }
+    }
+}
+
+macro_rules! to_scalar {
+    ($($method:ident($($arg:ident: $t:ty),*))*) => {$(
+        fn $method(self, $($arg: $t),*) -> R<bool> {
+            self.scalar()?.$method($($arg),*)
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for FieldSer<'a> {
+    type Ok = bool;
+    type Error = GiveUp;
+    type SerializeSeq = ListSer<'a>;
+    type SerializeTuple = Impossible<bool, GiveUp>;
+    type SerializeTupleStruct = Impossible<bool, GiveUp>;
+    type SerializeTupleVariant = Impossible<bool, GiveUp>;
+    type SerializeMap = TupleSer<'a>;
+    type SerializeStruct = TupleSer<'a>;
+    type SerializeStructVariant = Impossible<bool, GiveUp>;
+
+    to_scalar! {
+        serialize_bool(v: bool) serialize_i8(v: i8) serialize_i16(v: i16)
+        serialize_i32(v: i32) serialize_i64(v: i64) serialize_i128(v: i128)
+        serialize_u8(v: u8) serialize_u16(v: u16) serialize_u32(v: u32) serialize_u64(v: u64)
+        serialize_u128(v: u128) serialize_f32(v: f32) serialize_f64(v: f64)
+        serialize_char(v: char) serialize_str(v: &str)
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str)
+    }
+
+    fn serialize_bytes(self, _: &[u8]) -> R<bool> {
+        Err(GiveUp)
+    }
+    fn serialize_none(self) -> R<bool> {
+        Ok(false)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R<bool> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> R<bool> {
+        Ok(false)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> R<bool> {
+        Ok(false)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R<bool> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> R<bool> {
+        Err(GiveUp)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> R<ListSer<'a>> {
+        let (item, marked) = match self.kind {
+            Kind::List { item, .. } => (item, false),
+            Kind::MList { item, .. } => (item, true),
+            _ => return Err(GiveUp),
+        };
+        Ok(ListSer {
+            item,
+            sep: self.sep,
+            slot: self.slot,
+            marked,
+            first: true,
+        })
+    }
+    fn serialize_tuple(self, _: usize) -> R<Self::SerializeTuple> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> R<Self::SerializeTupleStruct> {
+        Err(GiveUp)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeTupleVariant> {
+        Err(GiveUp)
+    }
+    fn serialize_map(self, _: Option<usize>) -> R<TupleSer<'a>> {
+        self.tuple()
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> R<TupleSer<'a>> {
+        self.tuple()
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> R<Self::SerializeStructVariant> {
+        Err(GiveUp)
+    }
+}
