@@ -184,6 +184,55 @@ mod tests {
         }
     }
 
+    /// A tuple of one null component is written as `dumps` writes it.
+    #[test]
+    fn single_null_component_tuple_as_dumps() {
+        #[derive(serde::Serialize)]
+        struct D {
+            records: Vec<R>,
+        }
+        #[derive(serde::Serialize)]
+        struct R {
+            id: u8,
+            t: T,
+        }
+        #[derive(serde::Serialize)]
+        struct T {
+            a: Option<i64>,
+        }
+        for optional in [false, true] {
+            let c = Contract::from_json(&format!(
+                r#"{{"prefix": "p", "core": [{{"name": "id", "type": "int"}},
+                {{"name": "t", "type": "tuple", "optional": {optional},
+                  "items": [{{"name": "a", "type": "int", "optional": true}}]}}]}}"#
+            ))
+            .unwrap();
+            let doc = D {
+                records: vec![
+                    R {
+                        id: 1,
+                        t: T { a: None },
+                    },
+                    R {
+                        id: 2,
+                        t: T { a: Some(3) },
+                    },
+                ],
+            };
+            let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c);
+            let got = super::to_string_with(&doc, &c);
+            assert_eq!(
+                got.as_ref().map_err(ToString::to_string),
+                dumps.as_ref().map_err(ToString::to_string)
+            );
+            if let Some(direct) = super::direct::encode(&doc, &c) {
+                if crate::validate(&direct, &c).is_empty() {
+                    assert_eq!(Some(direct), dumps.ok());
+                }
+            }
+        }
+    }
+
     /// What `dumps` refuses, `to_string_with` refuses with the same errors.
     #[test]
     fn refusals_are_dumps_refusals() {

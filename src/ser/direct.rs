@@ -1003,6 +1003,11 @@ impl TupleSer<'_> {
                 None => return Err(GiveUp),
             }
         }
+        // as `dumps`: a tuple whose every component is null and empty (one
+        // component) is written `""`, which reads back as null components
+        if out.is_empty() {
+            out.push_str("\"\"");
+        }
         Ok(true)
     }
 }
