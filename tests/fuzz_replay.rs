@@ -129,6 +129,36 @@ fn replay_typed_roundtrip() {
 }
 
 #[test]
+fn replay_lexer_equivalence() {
+    replay(Target::LexerEquivalence);
+}
+
+/// The lexer's fast paths equal the `nom` grammar on every line of every
+/// upstream case and fixture, under each of the four separators (the
+/// fuzz target `lexer_equivalence` checks arbitrary lines).
+#[test]
+fn lexer_fast_paths_equal_the_grammar_on_the_suite() {
+    let (inputs, _) = cases();
+    let mut texts: Vec<String> = inputs.into_iter().map(|(_, _, t)| t).collect();
+    for (_, _, fixtures, _) in families() {
+        texts.extend(fixtures.into_values());
+    }
+    assert!(texts.len() > 300, "upstream suite not found");
+    let mut lines = 0;
+    for t in &texts {
+        for l in t.lines() {
+            for sep in 0..Separator::ALL.len() as u8 {
+                let mut bytes = vec![sep];
+                bytes.extend_from_slice(l.as_bytes());
+                fuzzing::lexer_equivalence(&bytes);
+            }
+            lines += 1;
+        }
+    }
+    assert!(lines > 1000, "only {lines} lines");
+}
+
+#[test]
 fn the_sample_documents_are_valid() {
     for (doc, c) in fuzzing::sample_documents()
         .iter()
@@ -542,6 +572,24 @@ fn write_seeds() {
         contracts.add(&format!("generated-{i}.bin"), bytes);
     }
     contracts.write(48);
+
+    // lexer: one line each (escapes and quotes first), the separator byte
+    // cycling through the four separators
+    let mut lexer = SeedSet::new(Target::LexerEquivalence);
+    let mut lines: Vec<(String, &str)> = Vec::new();
+    for (name, t) in &texts {
+        for (k, l) in t.lines().enumerate() {
+            if l.contains(['\\', '"']) {
+                lines.push((format!("{name}-{}", k + 1), l));
+            }
+        }
+    }
+    for (i, (name, l)) in lines.iter().enumerate() {
+        let mut bytes = vec![i as u8];
+        bytes.extend_from_slice(l.as_bytes());
+        lexer.add(name, bytes);
+    }
+    lexer.write(48);
 
     // typed: any bytes decode to a value; the texts give varied strings
     #[cfg(feature = "derive")]

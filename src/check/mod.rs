@@ -596,16 +596,74 @@ pub fn selection_json(s: &Selection) -> Value {
 }
 
 /// Tracks the values of `unique` fields claimed by accepted records.
+///
+/// Each unique field keeps its claimed keys back to back in one arena
+/// `String`, indexed by a SwissTable of spans hashed with foldhash (seeded
+/// per process, so the table stays minimally resistant to crafted
+/// collisions): one hash and no allocation per claimed value, instead of a
+/// SipHash and a `Box<str>` each (ADR 0008).
 #[derive(Debug, Default)]
 pub struct Uniques {
-    seen: Vec<HashSet<Box<str>>>,
+    seen: Vec<KeySet>,
+}
+
+/// The claimed keys of one field.
+#[derive(Debug, Default)]
+struct KeySet {
+    arena: String,
+    table: hashbrown::HashTable<(usize, usize)>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl KeySet {
+    fn hash(&self, key: &str) -> u64 {
+        std::hash::BuildHasher::hash_one(&self.hasher, key)
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        let arena = &self.arena;
+        self.table
+            .find(self.hash(key), |&(at, len)| &arena[at..at + len] == key)
+            .is_some()
+    }
+
+    /// Claims `key` (the caller checked it is not there).
+    fn insert(&mut self, key: &str) {
+        let hash = self.hash(key);
+        let at = self.arena.len();
+        self.arena.push_str(key);
+        let (arena, hasher) = (&self.arena, &self.hasher);
+        self.table.insert_unique(hash, (at, key.len()), |&(a, l)| {
+            std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
+        });
+    }
+
+    /// Gives back a key claimed by the record being rejected (the last
+    /// claims, so the arena is cut back when the key is at its end).
+    fn remove(&mut self, key: &str) {
+        let hash = self.hash(key);
+        let arena = &self.arena;
+        if let Ok(entry) = self
+            .table
+            .find_entry(hash, |&(at, len)| &arena[at..at + len] == key)
+        {
+            let ((at, len), _) = entry.remove();
+            if at + len == self.arena.len() {
+                self.arena.truncate(at);
+            }
+        }
+    }
 }
 
 impl Uniques {
     /// Tracking for a contract.
     pub fn new(contract: &Contract) -> Uniques {
         Uniques {
-            seen: contract.fields().iter().map(|_| HashSet::new()).collect(),
+            seen: contract
+                .fields()
+                .iter()
+                .map(|_| KeySet::default())
+                .collect(),
         }
     }
 
@@ -616,7 +674,11 @@ impl Uniques {
         let n = usize::try_from(records.min(1 << 16)).unwrap_or(0);
         for (set, f) in self.seen.iter_mut().zip(contract.fields()) {
             if f.unique {
-                set.reserve(n);
+                let (arena, hasher) = (&set.arena, &set.hasher);
+                set.table.reserve(n, |&(a, l)| {
+                    std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
+                });
+                set.arena.reserve(n.saturating_mul(8));
             }
         }
     }
@@ -786,7 +848,7 @@ pub fn check_record_into<'a>(
                 format!("duplicate value in unique field '{}'", f.name),
             ));
         } else if !invalid && !clashes {
-            uniques.seen[i].insert(Box::from(scratch.key.as_str()));
+            uniques.seen[i].insert(&scratch.key);
             scratch.claimed.push(i);
         }
     }

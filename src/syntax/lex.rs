@@ -170,28 +170,80 @@ impl<'a> RawField<'a> {
 /// dangling escapes) are pushed to `errors`; the fields are still produced,
 /// with the offending sequences kept literally, so that header parsing can go
 /// on and report the other errors of the line.
+///
+/// A line whose escapes are all valid is split by one `memchr2` scan
+/// ([`split_fields_fast`]); any other line goes through the `nom` grammar
+/// ([`split_fields_nom`]), which is the reference: the fuzz target
+/// `lexer_equivalence` checks that both give the same fields on every line.
 pub fn split_fields<'a>(
     line: &'a str,
     sep: char,
     out: &mut Vec<RawField<'a>>,
     errors: &mut Vec<SyntaxError>,
 ) {
-    out.clear();
-    if memchr::memchr(b'\\', line.as_bytes()).is_none() {
-        // Without a backslash, `value` is a single `plain_run` (or nothing):
-        // every `|` separates, and one memchr pass finds them all.
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'|', line.as_bytes()).chain([line.len()]) {
-            let trimmed = trim_raw(&line[start..end]);
-            out.push(RawField {
-                raw: trimmed,
-                escaped: false,
-                offset: offset_in(line, trimmed),
-            });
-            start = end + 1;
-        }
-        return;
+    if !split_fields_fast(line, sep, out) {
+        split_fields_nom(line, sep, out, errors);
     }
+}
+
+fn push_field<'a>(
+    line: &'a str,
+    start: usize,
+    end: usize,
+    escaped: bool,
+    out: &mut Vec<RawField<'a>>,
+) {
+    let trimmed = trim_raw(&line[start..end]);
+    out.push(RawField {
+        raw: trimmed,
+        escaped: escaped && memchr::memchr(b'\\', trimmed.as_bytes()).is_some(),
+        offset: offset_in(line, trimmed),
+    });
+}
+
+/// The byte-level field splitter: `memchr2` finds each `|` and `\`; a
+/// valid escape is skipped with the character it protects. Returns false,
+/// with `out` cleared, at the first invalid or dangling escape (the `nom`
+/// grammar then splits the line and reports it).
+pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>) -> bool {
+    out.clear();
+    let bytes = line.as_bytes();
+    let (mut start, mut from, mut escaped) = (0, 0, false);
+    while let Some(p) = memchr2(b'|', b'\\', &bytes[from..]) {
+        let at = from + p;
+        if bytes[at] == b'|' {
+            push_field(line, start, at, escaped, out);
+            start = at + 1;
+            from = at + 1;
+            escaped = false;
+            continue;
+        }
+        // `\` is one byte: `at + 1` is a character boundary
+        match line[at + 1..].chars().next() {
+            Some(c) if is_escapable(c, sep) => {
+                escaped = true;
+                from = at + 1 + c.len_utf8();
+            }
+            _ => {
+                out.clear();
+                return false;
+            }
+        }
+    }
+    push_field(line, start, bytes.len(), escaped, out);
+    true
+}
+
+/// [`split_fields`] by the `nom` grammar alone (`value ::= ( char | escape )*`
+/// folded piece by piece): the reference the fast path is checked against,
+/// and the splitter of every line with an invalid or dangling escape.
+pub fn split_fields_nom<'a>(
+    line: &'a str,
+    sep: char,
+    out: &mut Vec<RawField<'a>>,
+    errors: &mut Vec<SyntaxError>,
+) {
+    out.clear();
     let mut rest = line;
     loop {
         // `field_value` never fails: fold_many0 accepts zero pieces.
@@ -364,6 +416,56 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
     }
 }
 
+/// The byte-level reading of a quoted element (`text` starts with `"`):
+/// `memchr2` finds each `"` and `\`; a doubled `""` and a valid escape
+/// are decoded, and the text is borrowed when it has neither. Gives the
+/// same `(rest, text, marker before the closing quote)` as [`quoted`], and
+/// `None` on anything it does not decide alone (a missing closing quote,
+/// an invalid or dangling escape): the `nom` production then reads it.
+fn quoted_fast(text: &str, sep: char) -> Option<(&str, Cow<'_, str>, bool)> {
+    let body = text.strip_prefix('"')?;
+    let b = body.as_bytes();
+    let (mut from, mut run_start) = (0, 0);
+    let mut owned: Option<String> = None;
+    // whether the last piece read is a plain run ending in `*`
+    let mut last_marker = false;
+    loop {
+        let at = from + memchr2(b'"', b'\\', &b[from..])?;
+        if at > from {
+            last_marker = b[at - 1] == b'*';
+        }
+        if b[at] == b'"' {
+            if b.get(at + 1) == Some(&b'"') {
+                let s = owned.get_or_insert_with(String::new);
+                s.push_str(&body[run_start..at]);
+                s.push('"');
+                from = at + 2;
+                run_start = from;
+                last_marker = false;
+                continue;
+            }
+            let decoded = match owned {
+                None => Cow::Borrowed(&body[..at]),
+                Some(mut s) => {
+                    s.push_str(&body[run_start..at]);
+                    Cow::Owned(s)
+                }
+            };
+            return Some((&body[at + 1..], decoded, last_marker));
+        }
+        let c = body[at + 1..].chars().next()?;
+        if !is_escapable(c, sep) {
+            return None;
+        }
+        let s = owned.get_or_insert_with(String::new);
+        s.push_str(&body[run_start..at]);
+        s.push(if c == 'n' { '\n' } else { c });
+        from = at + 1 + c.len_utf8();
+        run_start = from;
+        last_marker = false;
+    }
+}
+
 fn skip_ws(s: &str, sep: char) -> &str {
     if s.as_bytes().first().is_none_or(|&b| !maybe_space(b)) {
         return s;
@@ -467,16 +569,40 @@ fn push_plain<'a>(part: &'a str, escaped: bool, sep: u8, out: &mut Vec<Element<'
 ///
 /// An empty field is the empty list; a trailing separator adds an empty last
 /// element. Offsets in errors are relative to `raw`.
+///
+/// Quoted elements are read by a byte-level fast path that falls back to
+/// the `nom` production `quoted` on anything it does not decide alone;
+/// [`split_list_nom`] reads them with `nom` only (the reference of the fuzz
+/// target `lexer_equivalence`).
 pub fn split_list<'a>(
     raw: &'a str,
     sep: char,
     out: &mut Vec<Element<'a>>,
 ) -> Result<(), SyntaxError> {
+    list_with(raw, sep, out, true)
+}
+
+/// [`split_list`] with every quoted element read by the `nom` production
+/// and no byte-level fast path for lists without quotes.
+pub fn split_list_nom<'a>(
+    raw: &'a str,
+    sep: char,
+    out: &mut Vec<Element<'a>>,
+) -> Result<(), SyntaxError> {
+    list_with(raw, sep, out, false)
+}
+
+fn list_with<'a>(
+    raw: &'a str,
+    sep: char,
+    out: &mut Vec<Element<'a>>,
+    fast: bool,
+) -> Result<(), SyntaxError> {
     out.clear();
     if raw.is_empty() {
         return Ok(());
     }
-    if sep.is_ascii() && plain_list(raw, sep as u8, out) {
+    if fast && sep.is_ascii() && plain_list(raw, sep as u8, out) {
         return Ok(());
     }
     out.clear();
@@ -485,11 +611,18 @@ pub fn split_list<'a>(
         rest = skip_ws(rest, sep);
         if rest.starts_with('"') {
             let start = offset_in(raw, rest);
-            let (after, (text, inner_marker)) =
-                quoted(sep).parse(rest).map_err(|_| SyntaxError {
-                    kind: SyntaxErrorKind::UnclosedQuote,
-                    offset: start,
-                })?;
+            let read = match fast.then(|| quoted_fast(rest, sep)).flatten() {
+                Some(r) => r,
+                None => {
+                    let (after, (text, marker)) =
+                        quoted(sep).parse(rest).map_err(|_| SyntaxError {
+                            kind: SyntaxErrorKind::UnclosedQuote,
+                            offset: start,
+                        })?;
+                    (after, text, marker)
+                }
+            };
+            let (after, text, inner_marker) = read;
             let mut marked = inner_marker;
             let text = if inner_marker {
                 match text {
@@ -681,6 +814,39 @@ mod tests {
             list("a;b\\;c", ';'),
             Ok(vec![("a".into(), false), ("b;c".into(), false)])
         );
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_grammar() {
+        let lines = [
+            r#""a\nb","c""d"*,"e\*",x\,y*"#,
+            r#""x\|y" , "*" ,"" ,"a*"*"#,
+            r#""bad\q",b"#,
+            r#""dangling\"#,
+            r#""open,b"#,
+            r"a\\|b\|c| d \\\	|",
+            r"é\·x·\,",
+        ];
+        for line in lines {
+            for sep in [',', ';', '\t', '·'] {
+                let (mut a, mut b, mut ea, mut eb) = (vec![], vec![], vec![], vec![]);
+                split_fields(line, sep, &mut a, &mut ea);
+                split_fields_nom(line, sep, &mut b, &mut eb);
+                assert_eq!((&a, &ea), (&b, &eb), "{line:?} {sep:?}");
+                let (mut x, mut y) = (vec![], vec![]);
+                let got = split_list(line, sep, &mut x);
+                let want = split_list_nom(line, sep, &mut y);
+                assert_eq!(got, want, "{line:?} {sep:?}");
+                if want.is_ok() {
+                    assert_eq!(x, y, "{line:?} {sep:?}");
+                }
+            }
+        }
+        let mut out = vec![];
+        split_list(r#""a\nb"x"#, ',', &mut out).unwrap_err();
+        split_list(r#""a\nb""c"*"#, ',', &mut out).unwrap();
+        assert_eq!(out[0].text, "a\nb\"c");
+        assert!(out[0].marked);
     }
 
     #[test]

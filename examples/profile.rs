@@ -1,0 +1,82 @@
+//! Runs one benchmarked operation once on generated data, for instruction
+//! counting under callgrind (deterministic, unlike the clock on a shared
+//! machine). See docs/performance.md.
+//!
+//! ```text
+//! cargo build --release --example profile
+//! valgrind --tool=callgrind --toggle-collect='*measured*' \
+//!     target/release/examples/profile quiz validate 10000
+//! ```
+//!
+//! Operations: `typed`, `typed_json`, `dynamic`, `dynamic_json`, `validate`,
+//! `ignored_json`, `serialize`, `serialize_json`.
+
+use std::hint::black_box;
+
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::Serialize;
+
+#[path = "../benches/support/data.rs"]
+mod data;
+
+fn run<D>(doc: D, text: String, op: &str)
+where
+    D: Serialize + DeserializeOwned + mini::Mini,
+{
+    let contract = D::contract();
+    let json = mini::parse(&text, &contract)
+        .expect("generated text is valid")
+        .into_canonical()
+        .to_string();
+    measured(&doc, &text, &json, &contract, op);
+}
+
+/// The operation alone (`--toggle-collect='*measured*'` counts only this).
+#[inline(never)]
+fn measured<D>(doc: &D, text: &str, json: &str, contract: &mini::Contract, op: &str)
+where
+    D: Serialize + DeserializeOwned + mini::Mini,
+{
+    match op {
+        "typed" => drop(black_box(mini::from_str::<D>(text).expect("decode"))),
+        "typed_json" => drop(black_box(serde_json::from_str::<D>(json).expect("decode"))),
+        "dynamic" => drop(black_box(
+            mini::parse(text, contract).expect("parse").into_canonical(),
+        )),
+        "dynamic_json" => drop(black_box(
+            serde_json::from_str::<serde_json::Value>(json).expect("parse"),
+        )),
+        "validate" => assert!(mini::validate(text, contract).is_empty()),
+        "ignored_json" => drop(black_box(
+            serde_json::from_str::<IgnoredAny>(json).expect("parse"),
+        )),
+        "serialize" => drop(black_box(mini::to_string(doc).expect("serialize"))),
+        "serialize_json" => drop(black_box(serde_json::to_string(doc).expect("serialize"))),
+        other => panic!("unknown operation {other}"),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let family = args.get(1).map_or("quiz", String::as_str);
+    let op = args.get(2).map_or("validate", String::as_str);
+    let n: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    match family {
+        "quiz" => {
+            let d = data::quiz(n);
+            let t = mini::to_string(&d).expect("serialize");
+            run(d, t, op);
+        }
+        "rubric" => {
+            let d = data::rubric(n);
+            let t = mini::to_string(&d).expect("serialize");
+            run(d, t, op);
+        }
+        "notes" => {
+            let d = data::notes(n);
+            let t = data::notes_text_quoted(&d);
+            run(d, t, op);
+        }
+        other => panic!("unknown family {other}"),
+    }
+}
