@@ -193,7 +193,32 @@ pub fn atom_to_json(a: &Atom<'_>) -> Value {
     }
 }
 
+/// The JSON number of canonical number text, digits kept exactly
+/// (`arbitrary_precision`). The common cases skip serde_json's number
+/// parser: an int that fits `i64`/`u64` is built by `From` (serde_json
+/// writes the same canonical digits), and a float whose text is exactly
+/// what serde_json writes for the nearest `f64` by `from_f64`; any other
+/// text is parsed by serde_json, as before.
 fn number_value(text: &str) -> Value {
+    if let Ok(i) = text.parse::<i64>() {
+        let v = Value::from(i);
+        // canonical int text (no `+`, no leading zeros) reads back the same
+        if matches!(&v, Value::Number(n) if n.as_str() == text) {
+            return v;
+        }
+    } else if let Ok(u) = text.parse::<u64>() {
+        let v = Value::from(u);
+        if matches!(&v, Value::Number(n) if n.as_str() == text) {
+            return v;
+        }
+    } else if let Some(n) = text
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .filter(|n| n.as_str() == text)
+    {
+        return Value::Number(n);
+    }
     match text.parse::<serde_json::Number>() {
         Ok(n) => Value::Number(n),
         Err(_) => Value::String(text.to_string()),

@@ -776,20 +776,55 @@ impl ScalarSer<'_> {
     /// A binary float: a float field only, in its shortest round-trip
     /// digits as `dumps` prints them (plain, with an exponent only past 30
     /// padding zeros).
-    fn float(self, x: f64, display: std::fmt::Arguments<'_>, sci: String) -> R<bool> {
+    fn float<F>(self, v: F, x: f64) -> R<bool>
+    where
+        F: std::fmt::Display + std::fmt::LowerExp + Copy,
+    {
         if self.scalar.ty != ScalarType::Float || !x.is_finite() {
             return Err(GiveUp);
         }
         if x == 0.0 {
             self.out.push('0');
         } else if (1e-15..1e15).contains(&x.abs()) {
-            self.out.write_fmt(display).map_err(|_| GiveUp)?;
+            if std::mem::size_of::<F>() == 8 {
+                shortest_plain(self.out, x)
+            } else {
+                write!(self.out, "{v}")
+            }
+            .map_err(|_| GiveUp)?;
         } else {
-            let d = Dec::parse(&sci).ok_or(GiveUp)?;
+            let d = Dec::parse(&format!("{v:e}")).ok_or(GiveUp)?;
             self.out.push_str(&d.format(false));
         }
         Ok(true)
     }
+}
+
+/// Writes `v` (finite, not zero, `1e-15 <= |v| < 1e15`) in its shortest
+/// round-trip digits without an exponent, as `Display` writes it.
+///
+/// `zmij` (serde_json's float printer, far cheaper than `Display`) writes
+/// `1e-5 <= |v| < 1e16` plainly, with a `.0` that `Display` does not
+/// write. When its digits are at most 15 significant ones they are the
+/// only shortest digits of `v` (any decimal of 15 significant digits
+/// survives the trip through an `f64`), so `Display` writes the same; with
+/// 16 or 17 the two may pick different last digits, and below `1e-5` zmij
+/// writes an exponent: then `Display` writes the value. Checked against
+/// `Display` by the test `shortest_plain_is_display`.
+fn shortest_plain(out: &mut String, v: f64) -> std::fmt::Result {
+    let mut buf = zmij::Buffer::new();
+    let t = buf.format_finite(v);
+    let t = t.strip_suffix(".0").unwrap_or(t);
+    let significant = t
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&b| b == b'0')
+        .count();
+    if significant > 15 || t.contains(['e', 'E']) {
+        return write!(out, "{v}");
+    }
+    out.push_str(t);
+    Ok(())
 }
 
 impl ser::Serializer for ScalarSer<'_> {
@@ -841,14 +876,10 @@ impl ser::Serializer for ScalarSer<'_> {
         self.int(format_args!("{v}"))
     }
     fn serialize_f32(self, v: f32) -> R<bool> {
-        self.float(f64::from(v), format_args!("{v}"), format!("{v:e}"))
+        self.float(v, f64::from(v))
     }
     fn serialize_f64(self, v: f64) -> R<bool> {
-        if (1e-15..1e15).contains(&v.abs()) {
-            self.float(v, format_args!("{v}"), String::new())
-        } else {
-            self.float(v, format_args!("{v}"), format!("{v:e}"))
-        }
+        self.float(v, v)
     }
     fn serialize_char(self, v: char) -> R<bool> {
         self.string(v.encode_utf8(&mut [0; 4]))
@@ -1166,5 +1197,61 @@ impl<'a> ser::Serializer for FieldSer<'a> {
         _: usize,
     ) -> R<Self::SerializeStructVariant> {
         Err(GiveUp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shortest_plain;
+
+    /// `zmij` + the `.0` rule writes exactly what `Display` writes, for
+    /// f64 values of every magnitude in the plain range.
+    #[test]
+    fn shortest_plain_is_display() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut out = String::new();
+        let mut checked = 0;
+        let fixed = [
+            1.0,
+            0.1,
+            0.5,
+            2.5,
+            1e-5,
+            9.999e-6,
+            1e-15,
+            123456789012345.6,
+            0.3,
+        ];
+        for i in 0..400_000u64 {
+            let x = if (i as usize) < fixed.len() {
+                fixed[i as usize]
+            } else {
+                let r = next();
+                match i % 3 {
+                    // any bit pattern
+                    0 => f64::from_bits(r),
+                    // short decimals, like money and scores
+                    1 => (r % 2_000_001) as f64 / 10f64.powi((r >> 40) as i32 % 9) - 100.0,
+                    // every magnitude of the range
+                    _ => (r as f64 / u64::MAX as f64) * 10f64.powi((r >> 50) as i32 % 31 - 15),
+                }
+            };
+            for v in [x, -x] {
+                if !v.is_finite() || v == 0.0 || !(1e-15..1e15).contains(&v.abs()) {
+                    continue;
+                }
+                out.clear();
+                shortest_plain(&mut out, v).unwrap();
+                assert_eq!(out, v.to_string(), "{v:e}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 200_000, "only {checked} values in range");
     }
 }
