@@ -19,37 +19,46 @@ const ESCAPED: [bool; 256] = {
 };
 
 fn escape_chars(out: &mut String, text: &str, sep: Option<char>) {
-    // fast path: nothing to escape (a table lookup per byte)
-    let sep_byte = match sep {
-        None => Some(b'\\'),
-        Some(c) if c.is_ascii() => Some(c as u8),
-        Some(_) => None,
+    // One pass over the bytes: runs with nothing to escape are copied whole
+    // (a table lookup per byte); a separator is found by its first byte,
+    // which never occurs inside another character.
+    let mut buf = [0u8; 4];
+    let sep: &[u8] = match sep {
+        Some(c) => c.encode_utf8(&mut buf).as_bytes(),
+        None => &[],
     };
-    if let Some(sb) = sep_byte {
-        if !text.bytes().any(|b| ESCAPED[usize::from(b)] || b == sb) {
-            out.push_str(text);
-            return;
-        }
-    }
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '|' => out.push_str("\\|"),
-            '\n' => out.push_str("\\n"),
-            '\r' => {
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
-                }
-                out.push_str("\\n");
+    let sep_first = sep.first().copied();
+    let bytes = text.as_bytes();
+    let (mut run, mut i) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        // (the escape written, the bytes it replaces); 0: the separator
+        let (escape, len) = if ESCAPED[usize::from(b)] {
+            match b {
+                b'\\' => ("\\\\", 1),
+                b'|' => ("\\|", 1),
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => ("\\n", 2),
+                _ => ("\\n", 1),
             }
-            c if Some(c) == sep => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
+        } else if Some(b) == sep_first && bytes[i..].starts_with(sep) {
+            ("\\", 0)
+        } else {
+            i += 1;
+            continue;
+        };
+        // `i` is at an ASCII byte or at the first byte of the separator:
+        // a character boundary
+        out.push_str(&text[run..i]);
+        out.push_str(escape);
+        if len == 0 {
+            out.push_str(&text[i..i + sep.len()]);
+            i += sep.len();
+        } else {
+            i += len;
         }
+        run = i;
     }
+    out.push_str(&text[run..]);
 }
 
 /// Appends `text` escaped as a list element or tuple component: like a
@@ -100,5 +109,54 @@ mod tests {
         assert_eq!(escape_element("c;d,e", ';'), "c\\;d,e");
         assert_eq!(escape_element("", ','), "\"\"");
         assert_eq!(escape_element("a\\*", ','), "a\\\\\\*");
+        assert_eq!(escape_element("x·y\r", '·'), "x\\·y\\n");
+        assert_eq!(escape_element("a\tb", '\t'), "a\\\tb");
+        assert_eq!(escape_scalar("é|\r\r\n"), "é\\|\\n\\n");
+    }
+
+    /// The one-pass escaper against the character-by-character definition.
+    #[test]
+    fn one_pass_matches_the_definition() {
+        fn reference(text: &str, sep: Option<char>) -> String {
+            let mut out = String::new();
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '|' => out.push_str("\\|"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => {
+                        if chars.peek() == Some(&'\n') {
+                            chars.next();
+                        }
+                        out.push_str("\\n");
+                    }
+                    c if Some(c) == sep => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    c => out.push(c),
+                }
+            }
+            out
+        }
+        let alphabet = [
+            'a', '\\', '|', '\n', '\r', ',', ';', '\t', '·', 'é', '😀', '*', '"', ' ',
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 12) as usize;
+            let text: String = (0..len)
+                .map(|k| alphabet[((state >> (4 * k)) % alphabet.len() as u64) as usize])
+                .collect();
+            for sep in [None, Some(','), Some(';'), Some('\t'), Some('·')] {
+                let mut out = String::new();
+                escape_chars(&mut out, &text, sep);
+                assert_eq!(out, reference(&text, sep), "{text:?} {sep:?}");
+            }
+        }
     }
 }
