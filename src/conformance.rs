@@ -274,6 +274,19 @@ impl Runner {
             "dumps" => {
                 let c = self.contract_of(case, dir)?;
                 let res = dumps(&case.input, &c);
+                // the typed serializer (direct encoder, per-value checks)
+                // must agree with `dumps`, text for text and error for error
+                let typed = crate::ser::to_string_with(&case.input, &c);
+                let same = match (&res, &typed) {
+                    (Ok(a), Ok(b)) => a == b,
+                    (Err(a), Err(b)) => pairs(a.diagnostics()) == pairs(b.diagnostics()),
+                    _ => false,
+                };
+                if !same {
+                    return Err(format!(
+                        "to_string_with {typed:?} differs from dumps {res:?}"
+                    ));
+                }
                 if exp.get("rejected").and_then(Value::as_bool) == Some(true) {
                     let e = match res {
                         Ok(t) => return Err(format!("serialized {t:?}; expected a rejection")),

@@ -289,6 +289,15 @@ impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
             })
         })
     }
+
+    /// The records still expected by the header's `n`, when it is known
+    /// (serde caps what it reserves from a hint, so a huge `n` is harmless).
+    fn size_hint(&self) -> Option<usize> {
+        let n = self.de.header.as_ref()?.n?;
+        usize::try_from(n)
+            .ok()
+            .map(|n| n.saturating_sub(self.de.record_lines))
+    }
 }
 
 /// One valid record, as a map of canonical keys. Its values are taken out

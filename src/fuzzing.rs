@@ -881,7 +881,9 @@ const ALONE_LINES: usize = 48;
 ///    of `dumps ∘ parse` (a raw CR in a value reads back as LF, ADR 0004),
 ///    or is one of the documented rejections: E06 (a
 ///    value with outer whitespace kept by `\<TAB>` or quotes, ADR 0004),
-///    E12 (a header key that is not `[A-Za-z_][A-Za-z0-9_]*`).
+///    E12 (a header key that is not `[A-Za-z_][A-Za-z0-9_]*`); and the typed
+///    serializer (`to_string_with`, checked value by value) gives the same
+///    text or the same error codes as `dumps`.
 pub fn parse_bytes(data: &[u8]) {
     let owned;
     let text = match std::str::from_utf8(data) {
@@ -1082,7 +1084,19 @@ fn check_line_by_line(text: &str, c: &Contract, doc: &Document) {
 
 fn check_redump(c: &Contract, doc: &Document) {
     let canonical = doc.to_canonical();
-    match value::dumps(&canonical, c) {
+    let dumped = value::dumps(&canonical, c);
+    let typed = crate::ser::to_string_with(&canonical, c);
+    let same = match (&dumped, &typed) {
+        (Ok(a), Ok(b)) => a == b,
+        (Err(a), Err(b)) => codes(a.diagnostics()) == codes(b.diagnostics()),
+        _ => false,
+    };
+    if !same {
+        fail(format!(
+            "to_string_with {typed:?} differs from dumps {dumped:?}"
+        ));
+    }
+    match dumped {
         Ok(t) => {
             let again = match value::parse(&t, c) {
                 Ok(d) => d,
@@ -2764,6 +2778,20 @@ pub fn canonical_roundtrip(input: &CanonicalInput) {
         b.records_key.as_str(): wants,
     });
     let result = value::dumps(&obj, c);
+    // the typed serializer (direct encoder, checked value by value) writes
+    // what `dumps` writes, or refuses with the same errors
+    let typed = crate::ser::to_string_with(&obj, c);
+    let same = match (&result, &typed) {
+        (Ok(a), Ok(b)) => a == b,
+        (Err(a), Err(b)) => codes(a.diagnostics()) == codes(b.diagnostics()),
+        _ => false,
+    };
+    if !same {
+        fail(format!(
+            "to_string_with {typed:?} differs from dumps {result:?}\ncontract: {}\nobject: {obj}",
+            serde_json::to_string(c).unwrap_or_default()
+        ));
+    }
     if null_singles && tolerated("null-single-component") {
         return;
     }

@@ -38,9 +38,20 @@ pub fn to_writer<W: Write, T: Serialize + Mini>(mut writer: W, value: &T) -> Res
 /// Serializes any `Serialize` value shaped like the canonical object under
 /// a given contract.
 pub fn to_string_with<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Result<String> {
-    if let Some(text) = direct::encode(value, contract) {
-        if crate::validate(&text, contract).is_empty() {
-            return Ok(text);
+    if let Some(enc) = direct::encode(value, contract) {
+        if enc.verified {
+            // Checked value by value with the engine's functions (ADR 0004,
+            // revised); debug builds (tests, fuzzing) also run the whole
+            // engine and require the same verdict.
+            debug_assert!(
+                crate::validate(&enc.text, contract).is_empty(),
+                "the per-value checks accepted text that validate rejects:\n{}",
+                enc.text
+            );
+            return Ok(enc.text);
+        }
+        if crate::validate(&enc.text, contract).is_empty() {
+            return Ok(enc.text);
         }
     }
     let json = serde_json::to_value(value)?;
@@ -179,7 +190,8 @@ mod tests {
             };
             let direct = super::direct::encode(&doc, &c).expect("written directly");
             let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
-            assert_eq!(direct, dumps, "{x}");
+            assert!(direct.verified, "checked value by value");
+            assert_eq!(direct.text, dumps, "{x}");
             assert_eq!(super::to_string_with(&doc, &c).unwrap(), dumps);
         }
     }
@@ -226,8 +238,8 @@ mod tests {
                 dumps.as_ref().map_err(ToString::to_string)
             );
             if let Some(direct) = super::direct::encode(&doc, &c) {
-                if crate::validate(&direct, &c).is_empty() {
-                    assert_eq!(Some(direct), dumps.ok());
+                if crate::validate(&direct.text, &c).is_empty() {
+                    assert_eq!(Some(direct.text), dumps.ok());
                 }
             }
         }

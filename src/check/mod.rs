@@ -261,7 +261,9 @@ fn typed_list<'a>(pools: &mut Pools<'a>, item: &Scalar) -> Result<Vec<Atom<'a>>,
     Ok(atoms)
 }
 
-fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Violation> {
+/// Checks a list's element count against its arity: `min`, `max` and the
+/// header's count key (E07).
+pub(crate) fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Violation> {
     let n64 = n as u64;
     if let Some(min) = arity.min.filter(|&m| n64 < m) {
         return Err((Code::E07, format!("list has {n} elements, min {min}")));
@@ -690,6 +692,19 @@ impl Uniques {
                 .map(|_| KeySet::default())
                 .collect(),
         }
+    }
+
+    /// Claims `key` for field `i` when no accepted record holds it; false
+    /// (nothing claimed) when one does.
+    pub(crate) fn claim(&mut self, i: usize, key: &str) -> bool {
+        let Some(set) = self.seen.get_mut(i) else {
+            return false;
+        };
+        if set.contains(key) {
+            return false;
+        }
+        set.insert(key);
+        true
     }
 
     /// Makes room for the values of `records` records (capped, since the

@@ -18,8 +18,9 @@ use serde::ser::{self, Impossible, Serialize};
 use serde_json::{Map, Value};
 
 use crate::check::number::{self, Dec};
+use crate::check::{self, check_atom, HeaderInfo, Uniques};
 use crate::contract::{Component, Contract, Field, Kind, MarkerRule, Scalar, ScalarType};
-use crate::syntax::{escape_element_into, escape_scalar_into, is_space};
+use crate::syntax::{self, escape_element_into, escape_scalar_into, is_space, Line};
 use crate::value::dumps::{encode_header, survives};
 
 /// Gave up: the caller falls back to `dumps`.
@@ -42,9 +43,22 @@ impl ser::Error for GiveUp {
 
 type R<T = ()> = Result<T, GiveUp>;
 
+/// The encoder's text, and whether it was verified value by value.
+pub(crate) struct Encoded {
+    /// The `.mini` text.
+    pub text: String,
+    /// True when every value, arity, selection, unique value and the header
+    /// line were checked by the engine's functions as the text was written
+    /// (ADR 0004, revised): the caller need not run `validate` on it. False
+    /// when the checks could not all run (the header came after the records,
+    /// a count key names `n`, a unique field is not a scalar): the caller
+    /// validates the text.
+    pub verified: bool,
+}
+
 /// Encodes `value` (shaped like the canonical object) under `contract`;
 /// `None` when `dumps` must handle it.
-pub(crate) fn encode<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Option<String> {
+pub(crate) fn encode<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Option<Encoded> {
     let mut doc = Doc {
         contract,
         sep: contract.separator(),
@@ -54,6 +68,9 @@ pub(crate) fn encode<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> O
         seen_records: false,
         slots: contract.fields().iter().map(|_| Slot::default()).collect(),
         comps: Vec::new(),
+        checks: None,
+        uniques: Uniques::new(contract),
+        key: String::new(),
     };
     value.serialize(&mut doc).ok()?;
     if !doc.seen_records {
@@ -66,9 +83,59 @@ pub(crate) fn encode<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> O
         Some(_) => return None,
     };
     let mut out = encode_header(contract, header, doc.count)?;
+    let verified = doc.checks.is_some() && {
+        // the header line itself, by the engine
+        let mut diags = Vec::new();
+        let line = Line {
+            number: 1,
+            text: &out,
+        };
+        check::check_header(line, contract, &mut diags);
+        diags.is_empty()
+    };
     out.reserve(doc.records.len());
     out.push_str(&doc.records);
-    Some(out)
+    Some(Encoded {
+        text: out,
+        verified,
+    })
+}
+
+/// Whether the records can be checked value by value, and the header facts
+/// they are checked against: the header (with a provisional `n`) must be
+/// known before the first record, no count key may name `n` (it is only
+/// known at the end), and every unique field must be a scalar.
+fn record_checks(contract: &Contract, header: Option<&Value>) -> Option<HeaderInfo> {
+    let fields = contract.fields();
+    let count_key_n = fields.iter().any(|f| match &f.kind {
+        Kind::List { arity, .. } | Kind::MList { arity, .. } => {
+            arity.count_key.as_deref() == Some("n")
+        }
+        _ => false,
+    });
+    let unique_compound = fields
+        .iter()
+        .any(|f| f.unique && !matches!(f.kind, Kind::Scalar(_)));
+    if count_key_n || unique_compound {
+        return None;
+    }
+    let empty = Map::new();
+    let header = match header {
+        Some(Value::Object(h)) => h,
+        Some(Value::Null) => &empty,
+        _ => return None,
+    };
+    let line = encode_header(contract, header, 0)?;
+    let mut diags = Vec::new();
+    let info = check::check_header(
+        Line {
+            number: 1,
+            text: &line,
+        },
+        contract,
+        &mut diags,
+    );
+    diags.is_empty().then_some(info)
 }
 
 /// The text of one field of the record being written.
@@ -84,6 +151,8 @@ struct Slot {
     selected: Vec<usize>,
     /// A marked list: the selection given (`NULL`, `ONE` index or `MANY`).
     sel_kind: u8,
+    /// A list: the number of elements written.
+    count: usize,
 }
 
 impl Slot {
@@ -93,6 +162,7 @@ impl Slot {
         self.ends.clear();
         self.selected.clear();
         self.sel_kind = NULL;
+        self.count = 0;
     }
 }
 
@@ -106,6 +176,13 @@ struct Doc<'c> {
     slots: Vec<Slot>,
     /// Tuple components being written (reused).
     comps: Vec<Option<String>>,
+    /// The header facts records are checked against, when they can be
+    /// checked value by value ([`record_checks`]).
+    checks: Option<HeaderInfo>,
+    /// The unique values claimed so far (when `checks` is set).
+    uniques: Uniques,
+    /// A unique key being built (reused).
+    key: String,
 }
 
 impl Doc<'_> {
@@ -120,6 +197,7 @@ impl Doc<'_> {
             self.header = Some(serde_json::to_value(value).map_err(|_| GiveUp)?);
         } else if key == self.contract.records_key() {
             self.seen_records = true;
+            self.checks = record_checks(self.contract, self.header.as_ref());
             value.serialize(Records { doc: self })?;
         }
         Ok(())
@@ -156,6 +234,37 @@ impl Doc<'_> {
             }
         }
         out.truncate(last_non_empty);
+        if let Some(header) = &self.checks {
+            // a line of whitespace is skipped by the reader, not a record
+            if out[start..].chars().all(is_space) {
+                return Err(GiveUp);
+            }
+            let fields = self.contract.fields();
+            for (i, (f, slot)) in fields.iter().zip(&self.slots).enumerate() {
+                if !slot.set {
+                    continue;
+                }
+                match &f.kind {
+                    Kind::List { arity, .. } | Kind::MList { arity, .. } => {
+                        check::check_arity(slot.count, arity, header).map_err(|_| GiveUp)?;
+                    }
+                    Kind::Scalar(s) if f.unique => {
+                        let text = if slot.text.contains('\\') {
+                            std::borrow::Cow::Owned(syntax::unescape(&slot.text, self.sep))
+                        } else {
+                            std::borrow::Cow::Borrowed(slot.text.as_str())
+                        };
+                        let atom = check_atom(text, s, true).map_err(|_| GiveUp)?;
+                        self.key.clear();
+                        atom.unique_key(&mut self.key);
+                        if !self.uniques.claim(i, &self.key) {
+                            return Err(GiveUp);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
         self.count += 1;
         Ok(())
     }
@@ -729,6 +838,9 @@ struct ScalarSer<'a> {
     out: &'a mut String,
     /// Whether an empty string is refused (scalar fields, tuple components).
     no_empty: bool,
+    /// Whether the scalar's bounds apply (scalar fields and tuple
+    /// components; list elements are not range-checked, as in the engine).
+    ranged: bool,
 }
 
 impl ScalarSer<'_> {
@@ -743,17 +855,32 @@ impl ScalarSer<'_> {
         Ok(true)
     }
 
+    /// Types the canonical text of a value as the engine does
+    /// ([`check_atom`]: enumeration, date and number syntax, bounds).
+    fn check(&self, t: &str) -> R {
+        if self.scalar.ty == ScalarType::Str {
+            return Ok(());
+        }
+        check_atom(std::borrow::Cow::Borrowed(t), self.scalar, self.ranged)
+            .map(drop)
+            .map_err(|_| GiveUp)
+    }
+
     fn string(self, t: &str) -> R<bool> {
         match self.scalar.ty {
             ScalarType::Str | ScalarType::Enum | ScalarType::Date => {
                 survives(t).map_err(|_| GiveUp)?;
+                self.check(t)?;
                 self.text(t)
             }
             ScalarType::Decimal => {
                 survives(t).map_err(|_| GiveUp)?;
                 if number::is_decimal(t) {
-                    self.text(&number::canonical_decimal(t))
+                    let canonical = number::canonical_decimal(t);
+                    self.check(&canonical)?;
+                    self.text(&canonical)
                 } else {
+                    self.check(t)?;
                     self.text(t)
                 }
             }
@@ -766,7 +893,9 @@ impl ScalarSer<'_> {
         match self.scalar.ty {
             ScalarType::Int | ScalarType::Float | ScalarType::Decimal => {
                 // digits never need escaping
+                let start = self.out.len();
                 self.out.write_fmt(digits).map_err(|_| GiveUp)?;
+                self.check(&self.out[start..])?;
                 Ok(true)
             }
             _ => Err(GiveUp),
@@ -783,6 +912,7 @@ impl ScalarSer<'_> {
         if self.scalar.ty != ScalarType::Float || !x.is_finite() {
             return Err(GiveUp);
         }
+        let start = self.out.len();
         if x == 0.0 {
             self.out.push('0');
         } else if (1e-15..1e15).contains(&x.abs()) {
@@ -796,6 +926,7 @@ impl ScalarSer<'_> {
             let d = Dec::parse(&format!("{v:e}")).ok_or(GiveUp)?;
             self.out.push_str(&d.format(false));
         }
+        self.check(&self.out[start..])?;
         Ok(true)
     }
 }
@@ -974,10 +1105,12 @@ impl ser::SerializeSeq for ListSer<'_> {
             pos: Pos::Element(self.sep),
             out: &mut self.slot.text,
             no_empty: false,
+            ranged: false,
         })?;
         if !written {
             return Err(GiveUp);
         }
+        self.slot.count += 1;
         if self.marked {
             self.slot.ends.push(self.slot.text.len());
         }
@@ -1011,6 +1144,7 @@ impl TupleSer<'_> {
             pos: Pos::Element(self.sep),
             out: &mut text,
             no_empty: true,
+            ranged: true,
         })?;
         if written {
             self.parts[i] = Some(text);
@@ -1093,6 +1227,7 @@ impl<'a> FieldSer<'a> {
                 pos: Pos::Field,
                 out: &mut self.slot.text,
                 no_empty: true,
+                ranged: true,
             }),
             _ => Err(GiveUp),
         }
