@@ -4,8 +4,10 @@
 //! `#[derive(Serialize)]` on a document type produces). A direct serde
 //! `Serializer` ([`direct`]) writes the text record by record, without
 //! building a `serde_json::Value`, exactly as [`crate::dumps`] would write
-//! it; the text is then verified by [`crate::validate`], the one validation
-//! engine, as `dumps` verifies its own. Whenever the direct encoder meets
+//! it, and checks every value, list, selection, unique value and the header
+//! with the validation engine's own functions as it writes (ADR 0004,
+//! revised; when that is not possible the text is verified by
+//! [`crate::validate`], as `dumps` verifies its own). Whenever the direct encoder meets
 //! something it does not handle, or its text does not validate, the value
 //! goes through `serde_json::to_value` and [`crate::dumps`], which refuses
 //! it with the parser's code and line. Either way nothing is emitted that
@@ -281,5 +283,86 @@ mod tests {
             let got = super::to_string_with(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(got, want, "{obj}");
         }
+    }
+
+    /// The per-value checks run when the header comes first, and give way
+    /// to a full `validate` when they cannot all run; either way the result
+    /// is `dumps`' (text or errors).
+    #[test]
+    fn per_value_checks_or_validate() {
+        let c = Contract::from_json(
+            r#"{"prefix": "e", "header": {"keys": {"k": {"type": "int"}}},
+            "core": [
+                {"name": "id", "type": "int", "unique": true, "min": 0},
+                {"name": "lvl", "type": "enum", "values": ["lo", "hi"]},
+                {"name": "day", "type": "date", "optional": true},
+                {"name": "xs", "type": "list", "item": "int", "count_key": "k"}
+            ]}"#,
+        )
+        .unwrap();
+        let rec = |id: i64, lvl: &str, day: Option<&str>, xs: &[i64]| json!({"id": id, "lvl": lvl, "day": day, "xs": xs});
+        let ok = rec(1, "lo", Some("2026-11-30"), &[1, 2]);
+        let cases = [
+            (json!({"header": {"k": 2}, "records": [ok.clone()]}), true),
+            (
+                json!({"header": {"k": 2}, "records": [ok, rec(2, "hi", None, &[3, 4])]}),
+                true,
+            ),
+            (
+                json!({"header": {"k": 2}, "records": [rec(1, "mid", None, &[1, 2])]}),
+                false,
+            ),
+            (
+                json!({"header": {"k": 2}, "records": [rec(1, "lo", Some("2026-02-30"), &[1, 2])]}),
+                false,
+            ),
+            (
+                json!({"header": {"k": 2}, "records": [rec(-1, "lo", None, &[1, 2])]}),
+                false,
+            ),
+            (
+                json!({"header": {"k": 3}, "records": [rec(1, "lo", None, &[1, 2])]}),
+                false,
+            ),
+            (
+                json!({"header": {"k": 2}, "records": [rec(7, "lo", None, &[1, 2]), rec(7, "hi", None, &[1, 2])]}),
+                false,
+            ),
+        ];
+        for (obj, valid) in cases {
+            let want = crate::dumps(&obj, &c).map_err(|e| e.to_string());
+            assert_eq!(want.is_ok(), valid, "{obj}");
+            let got = super::to_string_with(&obj, &c).map_err(|e| e.to_string());
+            assert_eq!(got, want, "{obj}");
+            // the checks ran value by value, and refused what dumps refuses
+            let direct = super::direct::encode(&obj, &c);
+            assert_eq!(
+                direct.as_ref().map(|d| d.verified),
+                valid.then_some(true),
+                "{obj}"
+            );
+        }
+
+        // records before the header: written, then verified by `validate`
+        #[derive(serde::Serialize)]
+        struct Late {
+            records: Vec<serde_json::Value>,
+            header: serde_json::Value,
+        }
+        let late = Late {
+            records: vec![rec(1, "lo", None, &[1, 2])],
+            header: json!({"k": 2}),
+        };
+        let direct = super::direct::encode(&late, &c).expect("written directly");
+        assert!(!direct.verified);
+        assert_eq!(
+            super::to_string_with(&late, &c).unwrap(),
+            crate::dumps(&serde_json::to_value(&late).unwrap(), &c).unwrap()
+        );
+        let bad = Late {
+            records: vec![rec(1, "lo", None, &[1, 2, 3])],
+            header: json!({"k": 2}),
+        };
+        assert!(super::to_string_with(&bad, &c).is_err());
     }
 }

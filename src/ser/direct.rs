@@ -9,8 +9,14 @@
 //! required value, an unknown key, a string whose outer whitespace would be
 //! lost, a selection that is not a set of in-range indices, …) it gives up
 //! (`None`), and the caller falls back to `dumps`, which reports the error
-//! with its code and line. Its output is then checked by [`crate::validate`]
-//! like `dumps`' own.
+//! with its code and line.
+//!
+//! Its output is checked value by value as it is written, with the engine's
+//! own functions (ADR 0004, revised): `check_atom` on every typed value,
+//! `check_arity` on every list against the encoded header's facts, the
+//! marker rule, `Uniques` for unique scalars, and `check_header` on the
+//! header line. When those checks cannot all run ([`record_checks`]), the
+//! caller checks the text with [`crate::validate`], like `dumps`' own.
 
 use std::fmt::Write as _;
 
@@ -21,7 +27,7 @@ use crate::check::number::{self, Dec};
 use crate::check::{self, check_atom, HeaderInfo, Uniques};
 use crate::contract::{Component, Contract, Field, Kind, MarkerRule, Scalar, ScalarType};
 use crate::syntax::{self, escape_element_into, escape_scalar_into, is_space, Line};
-use crate::value::dumps::{encode_header, survives};
+use crate::value::dumps::{encode_header, scalar_text, survives};
 
 /// Gave up: the caller falls back to `dumps`.
 #[derive(Debug)]
@@ -958,7 +964,7 @@ fn shortest_plain(out: &mut String, v: f64) -> std::fmt::Result {
     Ok(())
 }
 
-impl ser::Serializer for ScalarSer<'_> {
+impl<'a> ser::Serializer for ScalarSer<'a> {
     type Ok = bool;
     type Error = GiveUp;
     type SerializeSeq = Impossible<bool, GiveUp>;
@@ -966,7 +972,7 @@ impl ser::Serializer for ScalarSer<'_> {
     type SerializeTupleStruct = Impossible<bool, GiveUp>;
     type SerializeTupleVariant = Impossible<bool, GiveUp>;
     type SerializeMap = Impossible<bool, GiveUp>;
-    type SerializeStruct = Impossible<bool, GiveUp>;
+    type SerializeStruct = NumberSer<'a>;
     type SerializeStructVariant = Impossible<bool, GiveUp>;
 
     fn serialize_bool(self, v: bool) -> R<bool> {
@@ -1069,8 +1075,14 @@ impl ser::Serializer for ScalarSer<'_> {
     fn serialize_map(self, _: Option<usize>) -> R<Self::SerializeMap> {
         Err(GiveUp)
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> R<Self::SerializeStruct> {
-        Err(GiveUp)
+    fn serialize_struct(self, name: &'static str, _: usize) -> R<NumberSer<'a>> {
+        if name != NUMBER_TOKEN {
+            return Err(GiveUp);
+        }
+        Ok(NumberSer {
+            scalar: self,
+            digits: None,
+        })
     }
     fn serialize_struct_variant(
         self,
@@ -1080,6 +1092,37 @@ impl ser::Serializer for ScalarSer<'_> {
         _: usize,
     ) -> R<Self::SerializeStructVariant> {
         Err(GiveUp)
+    }
+}
+
+/// The struct name under which serde_json (`arbitrary_precision`) passes a
+/// `serde_json::Number`: one field of that name, holding the digits.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// A `serde_json::Number` (a `Value` given to `to_string_with`): its digits
+/// become the field's text exactly as `dumps` makes it (`scalar_text`),
+/// then are checked and written like any scalar.
+struct NumberSer<'a> {
+    scalar: ScalarSer<'a>,
+    digits: Option<String>,
+}
+
+impl ser::SerializeStruct for NumberSer<'_> {
+    type Ok = bool;
+    type Error = GiveUp;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R {
+        if key != NUMBER_TOKEN {
+            return Err(GiveUp);
+        }
+        self.digits = Some(v.serialize(KeySer)?);
+        Ok(())
+    }
+    fn end(self) -> R<bool> {
+        let digits = self.digits.ok_or(GiveUp)?;
+        let n: serde_json::Number = digits.parse().map_err(|_| GiveUp)?;
+        let text = scalar_text(&Value::Number(n), self.scalar.scalar).map_err(|_| GiveUp)?;
+        self.scalar.check(&text)?;
+        self.scalar.text(&text)
     }
 }
 
@@ -1118,6 +1161,30 @@ impl ser::SerializeSeq for ListSer<'_> {
     }
     fn end(self) -> R<bool> {
         Ok(true)
+    }
+}
+
+/// A struct given for a field: a tuple's components, or a
+/// `serde_json::Number` for a scalar field.
+enum FieldStruct<'a> {
+    Tuple(TupleSer<'a>),
+    Number(NumberSer<'a>),
+}
+
+impl ser::SerializeStruct for FieldStruct<'_> {
+    type Ok = bool;
+    type Error = GiveUp;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R {
+        match self {
+            FieldStruct::Tuple(t) => t.entry(key, v),
+            FieldStruct::Number(n) => n.serialize_field(key, v),
+        }
+    }
+    fn end(self) -> R<bool> {
+        match self {
+            FieldStruct::Tuple(t) => t.finish(),
+            FieldStruct::Number(n) => ser::SerializeStruct::end(n),
+        }
     }
 }
 
@@ -1174,17 +1241,6 @@ impl TupleSer<'_> {
             out.push_str("\"\"");
         }
         Ok(true)
-    }
-}
-
-impl ser::SerializeStruct for TupleSer<'_> {
-    type Ok = bool;
-    type Error = GiveUp;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R {
-        self.entry(key, v)
-    }
-    fn end(self) -> R<bool> {
-        self.finish()
     }
 }
 
@@ -1250,7 +1306,7 @@ impl<'a> ser::Serializer for FieldSer<'a> {
     type SerializeTupleStruct = Impossible<bool, GiveUp>;
     type SerializeTupleVariant = Impossible<bool, GiveUp>;
     type SerializeMap = TupleSer<'a>;
-    type SerializeStruct = TupleSer<'a>;
+    type SerializeStruct = FieldStruct<'a>;
     type SerializeStructVariant = Impossible<bool, GiveUp>;
 
     to_scalar! {
@@ -1321,8 +1377,13 @@ impl<'a> ser::Serializer for FieldSer<'a> {
     fn serialize_map(self, _: Option<usize>) -> R<TupleSer<'a>> {
         self.tuple()
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> R<TupleSer<'a>> {
-        self.tuple()
+    fn serialize_struct(self, name: &'static str, len: usize) -> R<FieldStruct<'a>> {
+        if name == NUMBER_TOKEN {
+            return Ok(FieldStruct::Number(
+                self.scalar()?.serialize_struct(name, len)?,
+            ));
+        }
+        Ok(FieldStruct::Tuple(self.tuple()?))
     }
     fn serialize_struct_variant(
         self,
