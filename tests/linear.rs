@@ -85,18 +85,21 @@ fn measure(text: &str, c: &Contract) -> Measure {
 }
 
 /// Bounds, in multiples of the line's size: (total allocated, retained).
-/// Measured when written (rustc 1.95, serde_json with `arbitrary_precision`
-/// and `preserve_order`): plain 1.0/1.0, escapes 1.5/0.5, quotes 23.2/0.8,
-/// markers 78.1/38.1, quoted elements 51.3/19.3.
+/// Measured (rustc 1.95, serde_json with `arbitrary_precision` and
+/// `preserve_order`) on 2026-11-29: plain 1.0/1.0, escapes 1.5/0.5, quotes
+/// 23.2/0.8, markers 78.1/38.1, quoted elements 51.3/19.3; on 2026-11-30,
+/// with quoted elements read by `quoted_fast` into a string of their size:
+/// plain 1.0/1.0, escapes 1.5/0.5, quotes 1.8/0.8, markers 97.7/38.1,
+/// quoted elements 49.1/19.3.
 fn bounds(name: &str) -> (f64, f64) {
     match name {
         // one field decoded once (`Cow` borrows plain text), then copied into
         // the canonical JSON string
         "plain" | "escapes" => (4.0, 2.0),
-        // one element: the lexer gathers its pieces (`""`, escapes, runs) in
-        // a vector of 24-byte slices before joining them, so a line of
-        // short pieces costs ~20x transiently
-        "quotes" => (32.0, 2.0),
+        // one element: decoded into one string of its size (the `nom`
+        // production, used only for elements with an error, gathers its
+        // pieces in a vector first: ~23x)
+        "quotes" => (4.0, 2.0),
         // one element per 4 or 8 bytes: an `Element`, an `Atom`, a JSON
         // string value, and per marker an index and its JSON number (a heap
         // string with `arbitrary_precision`): ~150 retained bytes per element

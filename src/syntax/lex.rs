@@ -424,45 +424,56 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
 /// an invalid or dangling escape): the `nom` production then reads it.
 fn quoted_fast(text: &str, sep: char) -> Option<(&str, Cow<'_, str>, bool)> {
     let body = text.strip_prefix('"')?;
+    // first pass: where the element closes, and whether it has pieces to
+    // decode; the second pass decodes into a string of the right size
+    let (close, last_marker, plain) = scan_quoted(body, sep, None)?;
+    let decoded = if plain {
+        Cow::Borrowed(&body[..close])
+    } else {
+        let mut s = String::with_capacity(close);
+        scan_quoted(body, sep, Some(&mut s))?;
+        Cow::Owned(s)
+    };
+    Some((&body[close + 1..], decoded, last_marker))
+}
+
+/// Reads the body of a quoted element (after its opening `"`) up to its
+/// closing quote, appending the decoded text to `out` when given. Returns
+/// the closing quote's offset, whether the last piece is a plain run ending
+/// in `*`, and whether the body has no `""` or escape (it is its own text);
+/// `None` on what [`quoted_fast`] leaves to `nom`.
+fn scan_quoted(body: &str, sep: char, mut out: Option<&mut String>) -> Option<(usize, bool, bool)> {
     let b = body.as_bytes();
     let (mut from, mut run_start) = (0, 0);
-    let mut owned: Option<String> = None;
-    // whether the last piece read is a plain run ending in `*`
-    let mut last_marker = false;
+    let (mut last_marker, mut plain) = (false, true);
     loop {
         let at = from + memchr2(b'"', b'\\', &b[from..])?;
         if at > from {
             last_marker = b[at - 1] == b'*';
         }
-        if b[at] == b'"' {
-            if b.get(at + 1) == Some(&b'"') {
-                let s = owned.get_or_insert_with(String::new);
-                s.push_str(&body[run_start..at]);
-                s.push('"');
-                from = at + 2;
-                run_start = from;
-                last_marker = false;
-                continue;
-            }
-            let decoded = match owned {
-                None => Cow::Borrowed(&body[..at]),
-                Some(mut s) => {
-                    s.push_str(&body[run_start..at]);
-                    Cow::Owned(s)
+        let (decoded, next) = if b[at] == b'"' {
+            if b.get(at + 1) != Some(&b'"') {
+                if let Some(o) = out.as_deref_mut() {
+                    o.push_str(&body[run_start..at]);
                 }
-            };
-            return Some((&body[at + 1..], decoded, last_marker));
+                return Some((at, last_marker, plain));
+            }
+            ('"', at + 2)
+        } else {
+            let c = body[at + 1..].chars().next()?;
+            if !is_escapable(c, sep) {
+                return None;
+            }
+            (if c == 'n' { '\n' } else { c }, at + 1 + c.len_utf8())
+        };
+        if let Some(o) = out.as_deref_mut() {
+            o.push_str(&body[run_start..at]);
+            o.push(decoded);
         }
-        let c = body[at + 1..].chars().next()?;
-        if !is_escapable(c, sep) {
-            return None;
-        }
-        let s = owned.get_or_insert_with(String::new);
-        s.push_str(&body[run_start..at]);
-        s.push(if c == 'n' { '\n' } else { c });
-        from = at + 1 + c.len_utf8();
-        run_start = from;
+        plain = false;
         last_marker = false;
+        from = next;
+        run_start = next;
     }
 }
 
