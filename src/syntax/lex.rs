@@ -516,8 +516,9 @@ fn find_sep(raw: &str, sep: char) -> Option<usize> {
 }
 
 /// The list fast path: without a quote, every element is a run up to the
-/// next unescaped separator (one byte loop: elements are short, shorter
-/// than a vectorised search needs to pay off), decoded like the unquoted
+/// next unescaped separator (found eight bytes at a time by
+/// `scan::find_any`: elements are short, shorter than memchr's vector
+/// searches need to pay off their setup), decoded like the unquoted
 /// branch of [`split_list`]. Returns false, having pushed nothing that
 /// counts, when the text has a `"` (the quoted grammar decides).
 fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
@@ -525,8 +526,11 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
     let mut start = 0;
     let mut escaped = false;
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
+    loop {
+        i = super::scan::find_any(bytes, i, [sep, b'\\', b'"']);
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
         if b == sep {
             push_plain(&raw[start..i], escaped, sep, out);
             start = i + 1;

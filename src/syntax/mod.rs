@@ -5,6 +5,7 @@
 //! [`std::borrow::Cow`]s that borrow from the input.
 
 mod lex;
+mod scan;
 mod write;
 
 pub use lex::{

@@ -19,19 +19,24 @@ const ESCAPED: [bool; 256] = {
 };
 
 fn escape_chars(out: &mut String, text: &str, sep: Option<char>) {
-    // One pass over the bytes: runs with nothing to escape are copied whole
-    // (a table lookup per byte); a separator is found by its first byte,
-    // which never occurs inside another character.
+    // One pass over the bytes: runs with nothing to escape are found eight
+    // bytes at a time and copied whole; a separator is found by its first
+    // byte, which never occurs inside another character.
     let mut buf = [0u8; 4];
     let sep: &[u8] = match sep {
         Some(c) => c.encode_utf8(&mut buf).as_bytes(),
         None => &[],
     };
-    let sep_first = sep.first().copied();
+    // the separator's first byte (a backslash stands for "none": it is
+    // escaped anyway)
+    let sep_first = sep.first().copied().unwrap_or(b'\\');
     let bytes = text.as_bytes();
     let (mut run, mut i) = (0, 0);
-    while i < bytes.len() {
-        let b = bytes[i];
+    loop {
+        i = super::scan::find_any(bytes, i, [b'\\', b'|', b'\n', b'\r', sep_first]);
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
         // (the escape written, the bytes it replaces); 0: the separator
         let (escape, len) = if ESCAPED[usize::from(b)] {
             match b {
@@ -40,7 +45,7 @@ fn escape_chars(out: &mut String, text: &str, sep: Option<char>) {
                 b'\r' if bytes.get(i + 1) == Some(&b'\n') => ("\\n", 2),
                 _ => ("\\n", 1),
             }
-        } else if Some(b) == sep_first && bytes[i..].starts_with(sep) {
+        } else if b == sep_first && bytes[i..].starts_with(sep) {
             ("\\", 0)
         } else {
             i += 1;

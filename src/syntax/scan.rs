@@ -1,0 +1,82 @@
+//! A small word-at-a-time byte search: the first byte of a set of up to a
+//! few values, eight bytes per step, without `unsafe` and without a
+//! per-call setup (memchr's vector searches pay a setup that short list
+//! elements and values do not repay, and it has no search for more than
+//! three bytes). Used by the lexer's list fast path and by the escaper.
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of every byte of `w` equal to `b` is set, and possibly of
+/// bytes above such a byte (a borrow); the lowest set bit is always exact.
+#[inline(always)]
+fn eq_mask(w: u64, b: u8) -> u64 {
+    let x = w ^ (LO * u64::from(b));
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// The index of the first byte of `bytes[from..]` that is in `set`, or
+/// `bytes.len()` when there is none.
+#[inline]
+pub fn find_any<const N: usize>(bytes: &[u8], from: usize, set: [u8; N]) -> usize {
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*chunk);
+        let mut m = 0;
+        for b in set {
+            m |= eq_mask(w, b);
+        }
+        if m != 0 {
+            // the lowest flagged byte of each mask is a real match, so the
+            // lowest of their union is the first one
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() {
+        if set.contains(&bytes[i]) {
+            return i;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_any;
+
+    #[test]
+    fn finds_what_a_byte_loop_finds() {
+        let alphabet = b"ab,;\\\"*|\n\r\x80\xff\x01\x7f";
+        let mut state = 0x1234_5678_9abc_def1u64;
+        for _ in 0..50_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 40) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| alphabet[((state >> (k % 60)) as usize + k * 7) % alphabet.len()])
+                .collect();
+            let from = if len == 0 {
+                0
+            } else {
+                (state >> 20) as usize % (len + 1)
+            };
+            let sets: [&[u8]; 3] = [b",\\\"", b"\\|\n\r;", b"\xff"];
+            for set in sets {
+                let want = (from..len)
+                    .find(|&i| set.contains(&bytes[i]))
+                    .unwrap_or(len);
+                let got = match set.len() {
+                    3 => find_any(&bytes, from, [set[0], set[1], set[2]]),
+                    5 => find_any(&bytes, from, [set[0], set[1], set[2], set[3], set[4]]),
+                    _ => find_any(&bytes, from, [set[0]]),
+                };
+                assert_eq!(got, want, "{bytes:?} from {from} set {set:?}");
+            }
+        }
+        assert_eq!(find_any(b"", 0, [b'a']), 0);
+        assert_eq!(find_any(b"abc", 3, [b'a']), 3);
+    }
+}
