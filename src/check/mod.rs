@@ -180,17 +180,23 @@ impl<'a> Scratch<'a> {
     }
 }
 
-/// Converts a typed atom to its canonical JSON value.
-pub fn atom_to_json(a: &Atom<'_>) -> Value {
+/// Converts a typed atom to its canonical JSON value (a decoded string is
+/// moved into the value, a borrowed one copied).
+pub fn atom_to_json(a: Atom<'_>) -> Value {
     match a {
-        Atom::Str(s) | Atom::Date(s) | Atom::Decimal(s) => Value::String(s.to_string()),
-        Atom::Bool(b) => Value::Bool(*b),
-        Atom::Int(s) => number_value(s),
-        Atom::Float(s) => match number::canonical_float(s) {
+        Atom::Str(s) | Atom::Date(s) | Atom::Decimal(s) => Value::String(s.into_owned()),
+        Atom::Bool(b) => Value::Bool(b),
+        Atom::Int(s) => number_value(&s),
+        Atom::Float(s) => match number::canonical_float(&s) {
             Some(text) => number_value(&text),
-            None => number_value(s),
+            None => number_value(&s),
         },
     }
+}
+
+/// The values of a list, moved out (the emptied vector stays for reuse).
+fn atoms_json(items: &mut Vec<Atom<'_>>) -> Value {
+    Value::Array(items.drain(..).map(atom_to_json).collect())
 }
 
 /// The JSON number of canonical number text, digits kept exactly
@@ -529,8 +535,8 @@ pub fn check_header(
         };
         let res = check_kind(&value, &hk.kind, false, &place, &mut pools);
         match res {
-            Ok(v) => {
-                let json = field_json(&v, &hk.kind, None);
+            Ok(mut v) => {
+                let json = field_json(&mut v, &hk.kind, None);
                 if key == "n" {
                     info.n = json.as_u64();
                     if info.n.is_none() {
@@ -592,21 +598,24 @@ pub fn check_header(
 }
 
 /// Converts a checked field value to JSON (the mlist selection is not
-/// included: see [`selection_json`]).
-pub fn field_json(v: &FieldValue<'_>, kind: &Kind, default: Option<&Value>) -> Value {
+/// included: see [`selection_json`]). The value's atoms are moved out, so
+/// decoded strings are not copied; a list or tuple keeps its emptied vector
+/// (for [`Scratch`] to reuse), a scalar becomes [`FieldValue::Default`].
+pub fn field_json(v: &mut FieldValue<'_>, kind: &Kind, default: Option<&Value>) -> Value {
     match v {
         FieldValue::Default => default.cloned().unwrap_or(Value::Null),
-        FieldValue::Atom(a) => atom_to_json(a),
-        FieldValue::List(items) | FieldValue::MList(items, _) => {
-            Value::Array(items.iter().map(atom_to_json).collect())
-        }
+        FieldValue::Atom(_) => match std::mem::replace(v, FieldValue::Default) {
+            FieldValue::Atom(a) => atom_to_json(a),
+            _ => Value::Null,
+        },
+        FieldValue::List(items) | FieldValue::MList(items, _) => atoms_json(items),
         FieldValue::Tuple(parts) => {
             let Kind::Tuple(comps) = kind else {
                 return Value::Null;
             };
             let mut m = Map::with_capacity(comps.len());
-            for (c, p) in comps.iter().zip(parts) {
-                m.insert(c.name.clone(), p.as_ref().map_or(Value::Null, atom_to_json));
+            for (c, p) in comps.iter().zip(parts.drain(..)) {
+                m.insert(c.name.clone(), p.map_or(Value::Null, atom_to_json));
             }
             Value::Object(m)
         }
@@ -927,8 +936,9 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
     })
 }
 
-/// Builds the canonical JSON object of a valid record.
-pub fn record_json(contract: &Contract, values: &[FieldValue<'_>]) -> Map<String, Value> {
+/// Builds the canonical JSON object of a valid record, moving the values'
+/// atoms out (see [`field_json`]).
+pub fn record_json(contract: &Contract, values: &mut [FieldValue<'_>]) -> Map<String, Value> {
     let mut m = Map::with_capacity(values.len() + 2);
     for (f, v) in contract.fields().iter().zip(values) {
         insert_field(&mut m, f, v);
@@ -936,8 +946,8 @@ pub fn record_json(contract: &Contract, values: &[FieldValue<'_>]) -> Map<String
     m
 }
 
-fn insert_field(m: &mut Map<String, Value>, f: &Field, v: &FieldValue<'_>) {
-    match (&f.kind, v) {
+fn insert_field(m: &mut Map<String, Value>, f: &Field, v: &mut FieldValue<'_>) {
+    match (&f.kind, &mut *v) {
         (
             Kind::MList {
                 items_key,
@@ -947,10 +957,7 @@ fn insert_field(m: &mut Map<String, Value>, f: &Field, v: &FieldValue<'_>) {
             _,
         ) => {
             let (items, sel) = match v {
-                FieldValue::MList(items, s) => (
-                    Value::Array(items.iter().map(atom_to_json).collect()),
-                    selection_json(s),
-                ),
+                FieldValue::MList(items, s) => (atoms_json(items), selection_json(s)),
                 _ => (f.default.clone().unwrap_or(Value::Null), Value::Null),
             };
             m.insert(items_key.clone(), items);

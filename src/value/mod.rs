@@ -269,7 +269,7 @@ impl<'c> Parser<'c> {
             Checked::Valid => Fed::Valid(Record {
                 line: line.number,
                 index: self.record_lines - 1,
-                value: check::record_json(self.contract, scratch.values()),
+                value: check::record_json(self.contract, scratch.values_mut()),
             }),
         }
     }
