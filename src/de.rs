@@ -15,11 +15,12 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, V
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
-use crate::check::{self, Atom, FieldValue, HeaderInfo, Scratch, Selection, Uniques};
+use crate::check::{Atom, FieldValue, Scratch, Selection};
 use crate::contract::{Contract, Field, Kind};
 use crate::error::{Code, Diagnostic, Error, Result};
 use crate::syntax::{self, Lines};
 use crate::typed::Mini;
+use crate::value::{Checked, Parser};
 
 /// Deserializes a document type (one deriving `Mini` with
 /// `#[mini(prefix = …)]`) from `.mini` text, strictly.
@@ -88,59 +89,38 @@ where
 pub struct Deserializer<'de, 'c> {
     contract: &'c Contract,
     lines: Lines<'de>,
-    header: Option<HeaderInfo>,
-    uniques: Uniques,
+    /// The engine's line-by-line state (header, unique values, counts,
+    /// errors), shared with `mini::parse` and the streaming reader.
+    parser: Parser<'c>,
     scratch: Scratch<'de>,
-    errors: Vec<Diagnostic>,
-    record_lines: usize,
 }
 
 impl<'de, 'c> Deserializer<'de, 'c> {
     /// A deserializer for `text` under `contract`; the header is read now.
     pub fn new(text: &'de str, contract: &'c Contract) -> Self {
         let mut lines = syntax::lines(text);
-        let mut errors = Vec::new();
-        let header = lines
-            .next()
-            .map(|l| check::check_header(l, contract, &mut errors));
-        if header.is_none() {
-            errors.push(Diagnostic::new(
-                Code::E01,
-                0,
-                None,
-                "empty document: header missing",
-            ));
+        let mut parser = Parser::new(contract);
+        let mut scratch = Scratch::new();
+        if let Some(line) = lines.next() {
+            parser.check_line(line, &mut scratch);
         }
-        let mut uniques = Uniques::new(contract);
-        uniques.reserve(contract, header.as_ref().and_then(|h| h.n).unwrap_or(0));
         Deserializer {
             contract,
             lines,
-            header,
-            uniques,
-            scratch: Scratch::new(),
-            errors,
-            record_lines: 0,
+            parser,
+            scratch,
         }
     }
 
     /// The next valid record: its line and index (its values are left in
     /// the scratch). Invalid records are skipped, their errors kept.
     fn next_record(&mut self) -> Option<(usize, usize)> {
-        let header = self.header.as_ref()?;
+        if !self.parser.has_header() {
+            return None;
+        }
         for line in self.lines.by_ref() {
-            let index = self.record_lines;
-            self.record_lines += 1;
-            let valid = check::check_record_into(
-                line,
-                self.contract,
-                header,
-                &mut self.uniques,
-                &mut self.scratch,
-                &mut self.errors,
-            );
-            if valid {
-                return Some((line.number, index));
+            if let Checked::Valid = self.parser.check_line(line, &mut self.scratch) {
+                return Some((line.number, self.parser.record_lines() - 1));
             }
         }
         None
@@ -152,19 +132,15 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         match value {
             Ok(v) => {
                 while self.next_record().is_some() {}
-                if self.header.is_some() {
-                    if let Some(d) = check::document_errors(self.header.as_ref(), self.record_lines)
-                    {
-                        self.errors.push(d);
-                    }
-                }
-                if self.errors.is_empty() {
+                let mut errors = self.parser.take_errors();
+                errors.extend(self.parser.document_error());
+                if errors.is_empty() {
                     Ok(v)
                 } else {
-                    Err(Error::invalid(self.errors))
+                    Err(Error::invalid(errors))
                 }
             }
-            Err(e) => Err(e.prepend(self.errors)),
+            Err(e) => Err(e.prepend(self.parser.take_errors())),
         }
     }
 }
@@ -173,8 +149,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.header.is_none() {
-            return Err(Error::invalid(std::mem::take(&mut self.errors)));
+        if !self.parser.has_header() {
+            let mut errors = self.parser.take_errors();
+            errors.extend(self.parser.document_error());
+            return Err(Error::invalid(errors));
         }
         visitor.visit_map(DocAccess { de: self, step: 0 })
     }
@@ -207,7 +185,7 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.step += 1;
-        let header = self.de.header.as_ref();
+        let header = self.de.parser.header();
         match self.step {
             1 => {
                 let prefix = header.map(|h| h.prefix.clone()).unwrap_or_default();
@@ -293,10 +271,10 @@ impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
     /// The records still expected by the header's `n`, when it is known
     /// (serde caps what it reserves from a hint, so a huge `n` is harmless).
     fn size_hint(&self) -> Option<usize> {
-        let n = self.de.header.as_ref()?.n?;
+        let n = self.de.parser.header()?.n?;
         usize::try_from(n)
             .ok()
-            .map(|n| n.saturating_sub(self.de.record_lines))
+            .map(|n| n.saturating_sub(self.de.parser.record_lines()))
     }
 }
 

@@ -5,11 +5,12 @@ use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
-use crate::check::{self, HeaderInfo, Scratch, Uniques};
+use crate::check::{HeaderInfo, Scratch};
 use crate::contract::Contract;
 use crate::de::RecordDe;
-use crate::error::{Diagnostic, Error, Result};
+use crate::error::{Error, Result};
 use crate::syntax::{self, Line};
+use crate::value::{Checked, Parser};
 
 /// Reads typed records from `reader` under `contract`, one line at a time
 /// (only the current line is held in memory, plus the values of `unique`
@@ -41,9 +42,7 @@ pub fn records<T: DeserializeOwned, R: BufRead>(
         contract,
         buf: Vec::new(),
         line_no: 0,
-        header: None,
-        uniques: Uniques::new(contract),
-        record_lines: 0,
+        parser: Parser::new(contract),
         finished: false,
         scratch: Scratch::new(),
         _t: PhantomData,
@@ -56,9 +55,9 @@ pub struct Records<'c, T, R> {
     contract: &'c Contract,
     buf: Vec<u8>,
     line_no: usize,
-    header: Option<HeaderInfo>,
-    uniques: Uniques,
-    record_lines: usize,
+    /// The engine's line-by-line state (header, unique values, counts),
+    /// shared with `mini::parse` and the typed deserializer.
+    parser: Parser<'c>,
     finished: bool,
     /// Buffers reused from line to line (emptied between lines).
     scratch: Scratch<'static>,
@@ -68,12 +67,13 @@ pub struct Records<'c, T, R> {
 impl<'c, T: DeserializeOwned, R: BufRead> Records<'c, T, R> {
     /// The header read so far (after the first item).
     pub fn header(&self) -> Option<&HeaderInfo> {
-        self.header.as_ref()
+        self.parser.header()
     }
 
     fn finish(&mut self) -> Option<Result<T>> {
         self.finished = true;
-        check::document_errors(self.header.as_ref(), self.record_lines)
+        self.parser
+            .document_error()
             .map(|d| Err(Error::invalid(vec![d])))
     }
 }
@@ -113,35 +113,28 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
                 number: self.line_no,
                 text,
             };
-            let mut diags: Vec<Diagnostic> = Vec::new();
-            let Some(header) = &self.header else {
-                self.header = Some(check::check_header(line, self.contract, &mut diags));
-                if diags.is_empty() {
-                    continue;
-                }
-                return Some(Err(Error::invalid(diags)));
-            };
-            let index = self.record_lines;
-            self.record_lines += 1;
             let mut scratch = std::mem::take(&mut self.scratch).recycle();
-            let valid = check::check_record_into(
-                line,
-                self.contract,
-                header,
-                &mut self.uniques,
-                &mut scratch,
-                &mut diags,
-            );
+            let checked = self.parser.check_line(line, &mut scratch);
+            let index = self.parser.record_lines().saturating_sub(1);
             let contract = self.contract;
-            let item = if valid {
-                let rec = RecordDe::new(contract, scratch.values_mut(), line.number, index);
-                T::deserialize(rec).map_err(|e| {
-                    crate::de::locate(e, line.number, None, || {
-                        format!("{}[{index}]", contract.records_key())
+            let item = match checked {
+                Checked::Header => {
+                    let errors = self.parser.take_errors();
+                    self.scratch = scratch.recycle();
+                    if errors.is_empty() {
+                        continue;
+                    }
+                    return Some(Err(Error::invalid(errors)));
+                }
+                Checked::Valid => {
+                    let rec = RecordDe::new(contract, scratch.values_mut(), line.number, index);
+                    T::deserialize(rec).map_err(|e| {
+                        crate::de::locate(e, line.number, None, || {
+                            format!("{}[{index}]", contract.records_key())
+                        })
                     })
-                })
-            } else {
-                Err(Error::invalid(diags))
+                }
+                Checked::Invalid => Err(Error::invalid(self.parser.take_errors())),
             };
             self.scratch = scratch.recycle();
             return Some(item);

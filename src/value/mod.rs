@@ -311,6 +311,22 @@ impl<'c> Parser<'c> {
         &self.errors
     }
 
+    /// Takes the errors found so far (a caller that reports them line by
+    /// line keeps none).
+    pub(crate) fn take_errors(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.errors)
+    }
+
+    /// The header, once read.
+    pub(crate) fn header(&self) -> Option<&HeaderInfo> {
+        self.header.as_ref()
+    }
+
+    /// The document-level error once every line is read (E01, E04), if any.
+    pub(crate) fn document_error(&self) -> Option<Diagnostic> {
+        check::document_errors(self.header.as_ref(), self.record_lines)
+    }
+
     /// Whether the header line has been read.
     pub(crate) fn has_header(&self) -> bool {
         self.header.is_some()
@@ -322,7 +338,7 @@ impl<'c> Parser<'c> {
     }
 
     pub(crate) fn finish(mut self) -> Document {
-        if let Some(d) = check::document_errors(self.header.as_ref(), self.record_lines) {
+        if let Some(d) = self.document_error() {
             self.errors.push(d);
         }
         Document {
