@@ -259,6 +259,60 @@ fn a_line_that_never_ends_hits_the_limit() {
     assert!(e.to_string().contains("max_line_bytes"), "{e}");
 }
 
+/// `max_line_bytes` counts a line's text without BOM, CR and LF, in the
+/// streaming reader as in `parse_with`: both accept a line of exactly the
+/// limit written with a BOM and CRLF, and both refuse one byte more, at the
+/// same line.
+#[test]
+fn the_line_limit_is_counted_alike_with_bom_and_crlf() {
+    let c =
+        Contract::from_json(r#"{"prefix": "t", "core": [{"name": "a", "type": "str"}]}"#).unwrap();
+    let limit = 12;
+    for extra in [0, 1] {
+        let header = "t|n=1|x=".to_string() + &"h".repeat(limit - 8);
+        let record = "r".repeat(limit + extra);
+        let text = format!("\u{feff}{header}\r\n{record}\r\n");
+        let opts = mini::ParseOptions {
+            max_line_bytes: limit,
+            ..mini::ParseOptions::default()
+        };
+        let whole = mini::parse_lenient_with(&text, &c, &opts);
+        for chunk in [1, 3, text.len()] {
+            let mut r = Reader::with_options(
+                &c,
+                ReaderOptions {
+                    max_line_bytes: limit,
+                    ..ReaderOptions::default()
+                },
+            );
+            let mut res = Ok(());
+            for part in text.as_bytes().chunks(chunk) {
+                if let Err(e) = r.push(part) {
+                    res = Err(e);
+                    break;
+                }
+            }
+            let res = res.and_then(|()| r.end().map(drop));
+            match (&whole, &res) {
+                (Ok(doc), Ok(())) => {
+                    assert_eq!(extra, 0);
+                    assert!(doc.is_valid(), "{:?}", doc.errors());
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(extra, 1);
+                    assert_eq!(a.limit_exceeded(), Some(mini::Limit::LineBytes));
+                    assert_eq!(b.limit_exceeded(), Some(mini::Limit::LineBytes));
+                    // the same line (the reader may refuse a line while it
+                    // is still growing, with its own wording)
+                    assert!(a.to_string().contains("at line 2:"), "{a}");
+                    assert!(b.to_string().contains("at line 2:"), "chunk {chunk}: {b}");
+                }
+                _ => panic!("extra {extra}, chunk {chunk}: parse_with {whole:?} vs reader {res:?}"),
+            }
+        }
+    }
+}
+
 #[derive(Debug, serde::Deserialize, PartialEq)]
 struct Row {
     id: String,

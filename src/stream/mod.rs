@@ -31,8 +31,10 @@ pub struct ReaderOptions {
     /// Keep the valid records in the final [`Document`] (turn off to stream
     /// in constant memory).
     pub keep_records: bool,
-    /// Longest accepted line in bytes: a line that grows past it is an error
-    /// (bounded memory against a line that never ends).
+    /// Longest accepted line in bytes, counted without its line break (LF
+    /// and a CR before it) and without a BOM, as [`crate::ParseOptions`]
+    /// counts it: a line that grows past it is an error (bounded memory
+    /// against a line that never ends).
     pub max_line_bytes: usize,
     /// Most record lines accepted.
     pub max_records: usize,
@@ -163,7 +165,10 @@ impl<'c> Reader<'c> {
             self.offset += 1;
             rest = &rest[p + 1..];
         }
-        if self.buf.len() + rest.len() > self.opts.max_line_bytes {
+        // the line so far may still end in a CR (and the first line starts
+        // with a BOM): neither counts toward the limit, as in `parse_with`
+        let slack = 1 + if self.line_no == 0 { 3 } else { 0 };
+        if self.buf.len() + rest.len() > self.opts.max_line_bytes.saturating_add(slack) {
             return Err(Error::limit(
                 Limit::LineBytes,
                 self.line_no + 1,
@@ -178,6 +183,16 @@ impl<'c> Reader<'c> {
         let start = self.offset;
         self.offset += bytes.len();
         self.line_no += 1;
+        let mut bytes = bytes;
+        let mut skipped = 0;
+        if self.line_no == 1 {
+            if let Some(b) = bytes.strip_prefix("\u{feff}".as_bytes()) {
+                bytes = b;
+                skipped = 3;
+            }
+        }
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        // the line's text, without BOM, CR and LF, as `parse_with` counts it
         if bytes.len() > self.opts.max_line_bytes {
             return Err(Error::limit(
                 Limit::LineBytes,
@@ -189,15 +204,6 @@ impl<'c> Reader<'c> {
                 ),
             ));
         }
-        let mut bytes = bytes;
-        let mut skipped = 0;
-        if self.line_no == 1 {
-            if let Some(b) = bytes.strip_prefix("\u{feff}".as_bytes()) {
-                bytes = b;
-                skipped = 3;
-            }
-        }
-        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => return Err(Error::utf8(self.line_no, start + skipped + e.valid_up_to())),
