@@ -1082,20 +1082,29 @@ fn check_line_by_line(text: &str, c: &Contract, doc: &Document) {
     }
 }
 
-fn check_redump(c: &Contract, doc: &Document) {
-    let canonical = doc.to_canonical();
-    let dumped = value::dumps(&canonical, c);
-    let typed = crate::ser::to_string_with(&canonical, c);
-    let same = match (&dumped, &typed) {
+/// The typed serializer (`to_string_with`: the direct encoder, checked
+/// value by value) writes what `dumps` wrote for `obj`, or refuses it with
+/// the same error codes.
+#[track_caller]
+fn typed_writes_as_dumps(obj: &Value, c: &Contract, dumped: &crate::Result<String>) {
+    let typed = crate::ser::to_string_with(obj, c);
+    let same = match (dumped, &typed) {
         (Ok(a), Ok(b)) => a == b,
         (Err(a), Err(b)) => codes(a.diagnostics()) == codes(b.diagnostics()),
         _ => false,
     };
     if !same {
         fail(format!(
-            "to_string_with {typed:?} differs from dumps {dumped:?}"
+            "to_string_with {typed:?} differs from dumps {dumped:?}\ncontract: {}\nobject: {obj}",
+            serde_json::to_string(c).unwrap_or_default()
         ));
     }
+}
+
+fn check_redump(c: &Contract, doc: &Document) {
+    let canonical = doc.to_canonical();
+    let dumped = value::dumps(&canonical, c);
+    typed_writes_as_dumps(&canonical, c, &dumped);
     match dumped {
         Ok(t) => {
             let again = match value::parse(&t, c) {
@@ -1227,26 +1236,11 @@ impl Style {
     }
 }
 
-/// The escaped spelling of a scalar, written independently of
-/// `syntax::write`: `\` `|` and line breaks (CRLF or CR → `\n`).
+/// The escaped spelling of a scalar by the character-by-character
+/// definition (`syntax::write::escape_definition`), not by the one-pass
+/// escaper the serializer uses: `\` `|` and line breaks (CRLF or CR → `\n`).
 fn hand_scalar(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '|' => out.push_str("\\|"),
-            '\n' => out.push_str("\\n"),
-            '\r' => {
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
-                }
-                out.push_str("\\n");
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::syntax::escape_definition(s, None)
 }
 
 /// Writes one list element or tuple component by hand, quoted or with
@@ -2778,20 +2772,7 @@ pub fn canonical_roundtrip(input: &CanonicalInput) {
         b.records_key.as_str(): wants,
     });
     let result = value::dumps(&obj, c);
-    // the typed serializer (direct encoder, checked value by value) writes
-    // what `dumps` writes, or refuses with the same errors
-    let typed = crate::ser::to_string_with(&obj, c);
-    let same = match (&result, &typed) {
-        (Ok(a), Ok(b)) => a == b,
-        (Err(a), Err(b)) => codes(a.diagnostics()) == codes(b.diagnostics()),
-        _ => false,
-    };
-    if !same {
-        fail(format!(
-            "to_string_with {typed:?} differs from dumps {result:?}\ncontract: {}\nobject: {obj}",
-            serde_json::to_string(c).unwrap_or_default()
-        ));
-    }
+    typed_writes_as_dumps(&obj, c, &result);
     if null_singles && tolerated("null-single-component") {
         return;
     }

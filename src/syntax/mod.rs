@@ -13,6 +13,8 @@ pub use lex::{
     split_list, split_list_nom, trim_raw, unescape, unescape_into, Element, RawField, SyntaxError,
     SyntaxErrorKind, ESCAPE, FIELD_SEP, MARKER, QUOTE,
 };
+#[cfg(feature = "fuzzing")]
+pub(crate) use write::escape_definition;
 pub use write::{escape_element, escape_element_into, escape_scalar, escape_scalar_into};
 
 /// One significant physical line of a document.

@@ -49,11 +49,9 @@ mod tests {
     #[test]
     fn finds_what_a_byte_loop_finds() {
         let alphabet = b"ab,;\\\"*|\n\r\x80\xff\x01\x7f";
-        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut rng = crate::test_rng(0x1234_5678_9abc_def1);
         for _ in 0..50_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng();
             let len = (state % 40) as usize;
             let bytes: Vec<u8> = (0..len)
                 .map(|k| alphabet[((state >> (k % 60)) as usize + k * 7) % alphabet.len()])
