@@ -86,11 +86,11 @@ fn measure(text: &str, c: &Contract) -> Measure {
 
 /// Bounds, in multiples of the line's size: (total allocated, retained).
 /// Measured (rustc 1.95, serde_json with `arbitrary_precision` and
-/// `preserve_order`) on 2026-11-29: plain 1.0/1.0, escapes 1.5/0.5, quotes
-/// 23.2/0.8, markers 78.1/38.1, quoted elements 51.3/19.3; on 2026-11-30,
-/// with quoted elements read by `quoted_fast` into a string of their size:
-/// plain 1.0/1.0, escapes 1.5/0.5, quotes 1.8/0.8, markers 97.7/38.1,
-/// quoted elements 49.1/19.3.
+/// `preserve_order`) at the end of 2026-11-29 (commit 438f55c): plain
+/// 1.0/1.0, escapes 1.5/0.5, quotes 23.2/0.8, markers 97.7/38.1, quoted
+/// elements 61.1/19.3; on 2026-11-30, with quoted elements read by
+/// `quoted_fast` into a string of their size: plain 1.0/1.0, escapes
+/// 1.5/0.5, quotes 1.8/0.8, markers 97.7/38.1, quoted elements 49.1/19.3.
 fn bounds(name: &str) -> (f64, f64) {
     match name {
         // one field decoded once (`Cow` borrows plain text), then copied into
