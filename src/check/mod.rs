@@ -296,23 +296,21 @@ pub(crate) fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Resul
 
 fn check_marker(rule: MarkerRule, marked: &[usize]) -> Result<Selection, Violation> {
     let n = marked.len();
-    match rule {
-        MarkerRule::ExactlyOne if n != 1 => Err((
-            Code::E08,
-            format!("exactly one element must carry *, found {n}"),
-        )),
-        MarkerRule::AtLeastOne if n == 0 => {
-            Err((Code::E08, "at least one element must carry *".to_string()))
-        }
-        MarkerRule::AtMostOne if n > 1 => Err((
-            Code::E08,
-            format!("at most one element may carry *, found {n}"),
-        )),
-        MarkerRule::ExactlyOne | MarkerRule::AtMostOne => {
-            Ok(Selection::One(marked.first().copied()))
-        }
-        MarkerRule::AtLeastOne | MarkerRule::Any => Ok(Selection::Many(marked.to_vec())),
+    if !rule.allows(n) {
+        let msg = match rule {
+            MarkerRule::ExactlyOne => format!("exactly one element must carry *, found {n}"),
+            MarkerRule::AtLeastOne => "at least one element must carry *".to_string(),
+            MarkerRule::AtMostOne | MarkerRule::Any => {
+                format!("at most one element may carry *, found {n}")
+            }
+        };
+        return Err((Code::E08, msg));
     }
+    Ok(if rule.is_single() {
+        Selection::One(marked.first().copied())
+    } else {
+        Selection::Many(marked.to_vec())
+    })
 }
 
 /// Where a value is checked: the separator, the header facts (count keys)

@@ -149,6 +149,16 @@ impl MarkerRule {
     pub fn is_single(self) -> bool {
         matches!(self, MarkerRule::ExactlyOne | MarkerRule::AtMostOne)
     }
+
+    /// Whether `n` marked elements meet the rule.
+    pub fn allows(self, n: usize) -> bool {
+        match self {
+            MarkerRule::ExactlyOne => n == 1,
+            MarkerRule::AtLeastOne => n > 0,
+            MarkerRule::AtMostOne => n <= 1,
+            MarkerRule::Any => true,
+        }
+    }
 }
 
 /// List arity constraints.

@@ -291,13 +291,7 @@ fn marked_list(out: &mut String, slot: &mut Slot, rule: MarkerRule) -> R {
         return Err(GiveUp);
     }
     let n = sel.len();
-    let bad = match rule {
-        MarkerRule::ExactlyOne => n != 1,
-        MarkerRule::AtLeastOne => n == 0,
-        MarkerRule::AtMostOne => n > 1,
-        MarkerRule::Any => false,
-    };
-    if bad {
+    if !rule.allows(n) {
         return Err(GiveUp);
     }
     let mut start = 0;

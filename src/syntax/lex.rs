@@ -532,7 +532,7 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
             break;
         };
         if b == sep {
-            push_plain(&raw[start..i], escaped, sep, out);
+            push_plain(&raw[start..i], escaped, char::from(sep), out);
             start = i + 1;
             escaped = false;
         } else if b == b'\\' {
@@ -545,11 +545,14 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
         }
         i += 1;
     }
-    push_plain(&raw[start..], escaped, sep, out);
+    push_plain(&raw[start..], escaped, char::from(sep), out);
     true
 }
 
-fn push_plain<'a>(part: &'a str, escaped: bool, sep: u8, out: &mut Vec<Element<'a>>) {
+/// One unquoted element: trimmed, its marker read (a `*` not escaped by an
+/// odd run of backslashes), its escapes resolved when `escaped` says the
+/// text may have some.
+fn push_plain<'a>(part: &'a str, escaped: bool, sep: char, out: &mut Vec<Element<'a>>) {
     let mut part = trim_raw(part);
     let mut marked = false;
     if part.ends_with('*') {
@@ -568,7 +571,7 @@ fn push_plain<'a>(part: &'a str, escaped: bool, sep: u8, out: &mut Vec<Element<'
         }
     }
     let text = if escaped && memchr::memchr(b'\\', part.as_bytes()).is_some() {
-        Cow::Owned(unescape(part, char::from(sep)))
+        Cow::Owned(unescape(part, sep))
     } else {
         Cow::Borrowed(part)
     };
@@ -672,29 +675,7 @@ fn list_with<'a>(
             rest = &after[sep.len_utf8()..];
         } else {
             let end = find_sep(rest, sep).unwrap_or(rest.len());
-            let mut part = trim_raw(&rest[..end]);
-            let mut marked = false;
-            if part.ends_with('*') {
-                let backslashes = part[..part.len() - 1]
-                    .bytes()
-                    .rev()
-                    .take_while(|&b| b == b'\\')
-                    .count();
-                if backslashes % 2 == 0 {
-                    marked = true;
-                    part = trim_raw(&part[..part.len() - 1]);
-                }
-            }
-            let text = if memchr::memchr(b'\\', part.as_bytes()).is_some() {
-                Cow::Owned(unescape(part, sep))
-            } else {
-                Cow::Borrowed(part)
-            };
-            out.push(Element {
-                text,
-                marked,
-                quoted: false,
-            });
+            push_plain(&rest[..end], true, sep, out);
             if end == rest.len() {
                 return Ok(());
             }

@@ -278,13 +278,7 @@ impl Encoder<'_> {
             }
         };
         let n = marked.len();
-        let bad = match rule {
-            MarkerRule::ExactlyOne => n != 1,
-            MarkerRule::AtLeastOne => n == 0,
-            MarkerRule::AtMostOne => n > 1,
-            MarkerRule::Any => false,
-        };
-        if bad {
+        if !rule.allows(n) {
             return Err((
                 Code::E08,
                 format!(
