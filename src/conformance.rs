@@ -92,6 +92,26 @@ pub struct Runner {
 
 type Pairs = BTreeSet<(String, usize)>;
 
+/// `validate` (which checks without keeping values, see
+/// [`crate::check::Scratch::check_only`]) must report exactly the
+/// diagnostics of the parse.
+fn validate_agrees(
+    text: &str,
+    c: &Contract,
+    errors: &[Diagnostic],
+) -> std::result::Result<(), String> {
+    let checked = crate::validate(text, c);
+    if checked == errors {
+        Ok(())
+    } else {
+        Err(format!(
+            "validate reports {} but the parse {}",
+            show(&pairs(&checked)),
+            show(&pairs(errors))
+        ))
+    }
+}
+
 fn pairs(diags: &[Diagnostic]) -> Pairs {
     diags
         .iter()
@@ -173,6 +193,11 @@ impl Runner {
                 let c = self.contract_of(case, dir)?;
                 let text = case.input.as_str().ok_or("input is not text")?;
                 let res = parse(text, &c);
+                let errors = match &res {
+                    Ok(_) => &[][..],
+                    Err(e) => e.diagnostics(),
+                };
+                validate_agrees(text, &c, errors)?;
                 if let Some(errs) = exp.get("errors") {
                     let want = expected_pairs(errs)?;
                     return match res {
@@ -212,6 +237,7 @@ impl Runner {
                 let c = self.contract_of(case, dir)?;
                 let text = case.input.as_str().ok_or("input is not text")?;
                 let doc = parse_lenient(text, &c);
+                validate_agrees(text, &c, doc.errors())?;
                 let got_pairs = pairs(doc.errors());
                 let want_pairs = match exp.get("errors") {
                     Some(e) => expected_pairs(e)?,

@@ -860,7 +860,8 @@ const ALONE_LINES: usize = 48;
 ///    UTF-8 (invalid bytes are then parsed lossily);
 /// 2. `parse` succeeds exactly when `parse_lenient` reports no error, and
 ///    then gives the same document; otherwise its error lists the same
-///    diagnostics;
+///    diagnostics; `validate` (values not kept) reports the same
+///    diagnostics as `parse_lenient`;
 /// 3. `parse_lenient_with` under the default limits equals `parse_lenient`,
 ///    and under tiny limits either equals it or fails with a limit that the
 ///    text really exceeds;
@@ -941,6 +942,9 @@ fn check_text(text: &str, c: &Contract) {
                 fail("parse and parse_lenient report different errors");
             }
         }
+    }
+    if value::validate(text, c) != lenient.errors() {
+        fail("validate and parse_lenient report different errors");
     }
     check_limits(text, c, &lenient);
     check_account(&lenient);

@@ -70,11 +70,17 @@ fn errors(text: &str, c: &Contract) -> Vec<(Code, usize, Option<String>)> {
 }
 
 /// Asserts that strict parsing reports exactly one error and returns it.
+/// `mini::validate`, which keeps no values, must report the same.
 fn only(text: &str, c: &Contract) -> Diagnostic {
     let err = match mini::parse(text, c) {
         Ok(_) => panic!("accepted, expected exactly one error: {text:?}"),
         Err(e) => e,
     };
+    assert_eq!(
+        mini::validate(text, c),
+        err.diagnostics(),
+        "validate {text:?}"
+    );
     assert_eq!(
         err.diagnostics().len(),
         1,
@@ -102,6 +108,7 @@ fn assert_one(
 
 #[track_caller]
 fn valid(text: &str, c: &Contract) -> Document {
+    assert_eq!(mini::validate(text, c), [], "validate {text:?}");
     mini::parse(text, c)
         .unwrap_or_else(|e| panic!("rejected {text:?}: {e} ({:?})", e.diagnostics()))
 }
@@ -771,6 +778,14 @@ fn e11_duplicate_id() {
 #[test]
 fn e11_compares_decoded_values() {
     let text = "t|n=2|src=s|k=2\na\\|b|5|red|a*,b|x|1,\n a\\|b |6|green|c*,d|y|2,";
+    assert_one(text, &t(), Code::E11, 3, Some("id"));
+}
+
+#[test]
+fn e11_compares_decoded_values_even_in_validate() {
+    // two spellings of one value: `validate`, which leaves a plain `str`
+    // escaped, must still decode a unique one (`only` compares it)
+    let text = "t|n=2|src=s|k=2\na\\,b|5|red|a*,b|x|1,\na,b|6|green|c*,d|y|2,";
     assert_one(text, &t(), Code::E11, 3, Some("id"));
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 pub use scalar::{bound_text, check_atom, Atom, Violation};
 
-use crate::contract::{Arity, Contract, Field, Kind, MarkerRule, Scalar, ScalarType};
+use crate::contract::{Arity, Component, Contract, Kind, MarkerRule, Scalar, ScalarType};
 use crate::error::{Code, Diagnostic};
 use crate::syntax::{self, Element, Line, RawField, SyntaxError};
 
@@ -98,6 +98,8 @@ pub struct Scratch<'a> {
     claimed: Vec<usize>,
     values: Vec<FieldValue<'a>>,
     pools: Pools<'a>,
+    /// See [`Scratch::check_only`].
+    check_only: bool,
 }
 
 /// The buffers `check_kind` fills: list elements, marked indices, and
@@ -122,6 +124,18 @@ impl<'a> Scratch<'a> {
     /// Empty buffers.
     pub fn new() -> Self {
         Scratch::default()
+    }
+
+    /// Empty buffers for checking only, when no value will be read: a
+    /// `str` field that is not `unique` is then not unescaped, since its
+    /// text needs no typing, and its value holds the raw (escaped) text.
+    /// Every check runs as with [`Scratch::new`]; only what
+    /// [`Scratch::values`] holds differs. Used by [`crate::validate`].
+    pub fn check_only() -> Self {
+        Scratch {
+            check_only: true,
+            ..Scratch::default()
+        }
     }
 
     /// Whether the last record checked looked cut short (too few fields, a
@@ -159,6 +173,7 @@ impl<'a> Scratch<'a> {
                 tuples: self.pools.tuples.into_iter().map(relife).collect(),
                 cut: false,
             },
+            check_only: self.check_only,
         }
     }
 
@@ -319,6 +334,9 @@ struct Place<'h> {
     sep: char,
     header: &'h HeaderInfo,
     in_header: bool,
+    /// False when a `str` value may stay escaped (see
+    /// [`Scratch::check_only`]).
+    decode_str: bool,
 }
 
 /// Checks the raw text of a field of shape `kind`. Returns the value or
@@ -352,7 +370,13 @@ fn check_kind<'a>(
                 return Err((Code::E06, "required value is empty".to_string(), None));
             }
             if s.ty == ScalarType::Str {
-                return Ok(FieldValue::Atom(Atom::Str(raw.text(sep))));
+                // the field splitter has already checked every escape
+                let text = if place.decode_str {
+                    raw.text(sep)
+                } else {
+                    Cow::Borrowed(raw.raw)
+                };
+                return Ok(FieldValue::Atom(Atom::Str(text)));
             }
             check_atom(raw.text(sep), s, true)
                 .map(FieldValue::Atom)
@@ -530,6 +554,7 @@ pub fn check_header(
             sep,
             header: &info,
             in_header: true,
+            decode_str: true,
         };
         let res = check_kind(&value, &hk.kind, false, &place, &mut pools);
         match res {
@@ -611,13 +636,30 @@ pub fn field_json(v: &mut FieldValue<'_>, kind: &Kind, default: Option<&Value>) 
             let Kind::Tuple(comps) = kind else {
                 return Value::Null;
             };
-            let mut m = Map::with_capacity(comps.len());
-            for (c, p) in comps.iter().zip(parts.drain(..)) {
-                m.insert(c.name.clone(), p.map_or(Value::Null, atom_to_json));
-            }
-            Value::Object(m)
+            Value::Object(tuple_json(parts, &tuple_template(comps)))
         }
     }
+}
+
+/// The components of a tuple, in order, each with a null value (see
+/// [`RecordTemplate`]).
+fn tuple_template(comps: &[Component]) -> Map<String, Value> {
+    comps
+        .iter()
+        .map(|c| (c.name.clone(), Value::Null))
+        .collect()
+}
+
+/// A tuple's object: a clone of its template with the parts moved in.
+fn tuple_json(
+    parts: &mut Vec<Option<Atom<'_>>>,
+    template: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut m = template.clone();
+    for (slot, p) in m.values_mut().zip(parts.drain(..)) {
+        *slot = p.map_or(Value::Null, atom_to_json);
+    }
+    m
 }
 
 /// The canonical selection of a marked list.
@@ -852,16 +894,17 @@ pub fn check_record_into<'a>(
         return false;
     }
     let before = diags.len();
-    let place = Place {
-        sep,
-        header,
-        in_header: false,
-    };
     let values = &mut scratch.values;
     for (i, f) in fields.iter().enumerate() {
         let Some(raw) = scratch.fields.get(i) else {
             values.push(FieldValue::Default);
             continue;
+        };
+        let place = Place {
+            sep,
+            header,
+            in_header: false,
+            decode_str: !scratch.check_only || f.unique,
         };
         match check_kind(raw, &f.kind, f.optional, &place, &mut scratch.pools) {
             Ok(v) => values.push(v),
@@ -934,35 +977,76 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
     })
 }
 
-/// Builds the canonical JSON object of a valid record, moving the values'
-/// atoms out (see [`field_json`]).
-pub fn record_json(contract: &Contract, values: &mut [FieldValue<'_>]) -> Map<String, Value> {
-    let mut m = Map::with_capacity(values.len() + 2);
-    for (f, v) in contract.fields().iter().zip(values) {
-        insert_field(&mut m, f, v);
-    }
-    m
+/// The canonical keys of a contract's records (and of its tuple fields),
+/// in order, each with a null value. [`RecordTemplate::record_json`] clones
+/// them: a clone copies a key table as it is, so no key is hashed per record
+/// (ADR 0018). The contract guarantees the keys are distinct, so a template
+/// has exactly one slot per key.
+#[derive(Debug, Clone)]
+pub struct RecordTemplate {
+    keys: Map<String, Value>,
+    /// The components of each field that is a tuple, by field index.
+    tuples: Vec<Option<Map<String, Value>>>,
 }
 
-fn insert_field(m: &mut Map<String, Value>, f: &Field, v: &mut FieldValue<'_>) {
-    match (&f.kind, &mut *v) {
-        (
-            Kind::MList {
-                items_key,
-                selected_key,
-                ..
-            },
-            _,
-        ) => {
-            let (items, sel) = match v {
-                FieldValue::MList(items, s) => (atoms_json(items), selection_json(s)),
-                _ => (f.default.clone().unwrap_or(Value::Null), Value::Null),
-            };
-            m.insert(items_key.clone(), items);
-            m.insert(selected_key.clone(), sel);
+impl RecordTemplate {
+    /// The template of `contract`'s records.
+    pub fn new(contract: &Contract) -> Self {
+        let mut keys = Map::with_capacity(contract.fields().len() + 2);
+        let mut tuples = Vec::with_capacity(contract.fields().len());
+        for f in contract.fields() {
+            match &f.kind {
+                Kind::MList {
+                    items_key,
+                    selected_key,
+                    ..
+                } => {
+                    keys.insert(items_key.clone(), Value::Null);
+                    keys.insert(selected_key.clone(), Value::Null);
+                }
+                _ => {
+                    keys.insert(f.name.clone(), Value::Null);
+                }
+            }
+            tuples.push(match &f.kind {
+                Kind::Tuple(comps) => Some(tuple_template(comps)),
+                _ => None,
+            });
         }
-        (kind, v) => {
-            m.insert(f.name.clone(), field_json(v, kind, f.default.as_ref()));
+        RecordTemplate { keys, tuples }
+    }
+
+    /// Builds the canonical JSON object of a valid record of the contract
+    /// the template was made from, moving the values' atoms out (see
+    /// [`field_json`]).
+    pub fn record_json(
+        &self,
+        contract: &Contract,
+        values: &mut [FieldValue<'_>],
+    ) -> Map<String, Value> {
+        let mut m = self.keys.clone();
+        let mut slots = m.values_mut();
+        let mut put = |value: Value| {
+            if let Some(slot) = slots.next() {
+                *slot = value;
+            }
+        };
+        for ((f, v), tuple) in contract.fields().iter().zip(values).zip(&self.tuples) {
+            match (&f.kind, v, tuple) {
+                (Kind::MList { .. }, v, _) => {
+                    let (items, sel) = match v {
+                        FieldValue::MList(items, s) => (atoms_json(items), selection_json(s)),
+                        _ => (f.default.clone().unwrap_or(Value::Null), Value::Null),
+                    };
+                    put(items);
+                    put(sel);
+                }
+                (Kind::Tuple(_), FieldValue::Tuple(parts), Some(t)) => {
+                    put(Value::Object(tuple_json(parts, t)));
+                }
+                (kind, v, _) => put(field_json(v, kind, f.default.as_ref())),
+            }
         }
+        m
     }
 }

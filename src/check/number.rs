@@ -260,6 +260,9 @@ pub struct Dec {
     neg: bool,
     digits: Vec<u8>,
     exp: i64,
+    /// [`Dec::small_parts`], computed once: a range bound is compared with
+    /// every value of its field.
+    small: Option<(i64, i64)>,
 }
 
 impl Dec {
@@ -288,27 +291,32 @@ impl Dec {
             exp = exp.checked_add(1)?;
         }
         if digits.is_empty() {
-            return Some(Dec {
-                neg: false,
-                digits,
-                exp: 0,
-            });
+            return Some(Dec::new(false, digits, 0));
         }
         let magnitude = exp + digits.len() as i64;
         if !(-MAX_EXPONENT..=MAX_EXPONENT).contains(&magnitude) {
             return None;
         }
-        Some(Dec { neg, digits, exp })
+        Some(Dec::new(neg, digits, exp))
+    }
+
+    fn new(neg: bool, digits: Vec<u8>, exp: i64) -> Dec {
+        let small = (digits.len() <= 18 && exp.abs() <= 40).then(|| {
+            let m = digits.iter().fold(0i64, |m, &d| m * 10 + i64::from(d));
+            (if neg { -m } else { m }, exp)
+        });
+        Dec {
+            neg,
+            digits,
+            exp,
+            small,
+        }
     }
 
     /// `(m, e)` with value `m × 10^e` when the value has at most 18
     /// significant digits and a small exponent.
     fn small_parts(&self) -> Option<(i64, i64)> {
-        if self.digits.len() > 18 || self.exp.abs() > 40 {
-            return None;
-        }
-        let m = self.digits.iter().fold(0i64, |m, &d| m * 10 + i64::from(d));
-        Some((if self.neg { -m } else { m }, self.exp))
+        self.small
     }
 
     /// True for zero.

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 pub use compare::equivalent;
 pub use dumps::dumps;
 
-use crate::check::{self, HeaderInfo, Scratch, Uniques};
+use crate::check::{self, HeaderInfo, RecordTemplate, Scratch, Uniques};
 use crate::contract::Contract;
 use crate::error::{Diagnostic, Error, Result};
 use crate::syntax::{self, Line};
@@ -236,6 +236,8 @@ pub(crate) enum Checked {
 #[derive(Debug)]
 pub(crate) struct Parser<'c> {
     contract: &'c Contract,
+    /// Made on the first valid record.
+    template: Option<RecordTemplate>,
     header: Option<HeaderInfo>,
     uniques: Uniques,
     records: Vec<Record>,
@@ -249,6 +251,7 @@ impl<'c> Parser<'c> {
     pub(crate) fn new(contract: &'c Contract) -> Self {
         Parser {
             contract,
+            template: None,
             header: None,
             uniques: Uniques::new(contract),
             records: Vec::new(),
@@ -269,7 +272,10 @@ impl<'c> Parser<'c> {
             Checked::Valid => Fed::Valid(Record {
                 line: line.number,
                 index: self.record_lines - 1,
-                value: check::record_json(self.contract, scratch.values_mut()),
+                value: self
+                    .template
+                    .get_or_insert_with(|| RecordTemplate::new(self.contract))
+                    .record_json(self.contract, scratch.values_mut()),
             }),
         }
     }
@@ -486,7 +492,7 @@ pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
 /// ```
 pub fn validate(text: &str, contract: &Contract) -> Vec<Diagnostic> {
     let mut p = Parser::new(contract);
-    let mut scratch = Scratch::new();
+    let mut scratch = Scratch::check_only();
     for line in syntax::lines(text) {
         p.check_line(line, &mut scratch);
     }
