@@ -380,6 +380,47 @@ macro_rules! refuse_all_but_structs {
     };
 }
 
+/// `SerializeMap` (and with `struct`, `SerializeStruct`) for a type of
+/// keyed entries: each key and value go to its `entry` (a map's key is
+/// written by [`KeySer`] and kept in its `key` until the value comes), and
+/// `end` to its `finish`.
+macro_rules! keyed {
+    ($t:ty => $ok:ty $(, $strukt:ident)?) => {
+        impl ser::SerializeMap for $t {
+            type Ok = $ok;
+            type Error = GiveUp;
+            fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
+                self.key = Some(key.serialize(KeySer)?);
+                Ok(())
+            }
+            fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
+                let key = self.key.take().ok_or(GiveUp)?;
+                self.entry(&key, value)
+            }
+            fn end(self) -> R<$ok> {
+                self.finish()
+            }
+        }
+        $(keyed!(@$strukt $t => $ok);)?
+    };
+    (@struct $t:ty => $ok:ty) => {
+        impl ser::SerializeStruct for $t {
+            type Ok = $ok;
+            type Error = GiveUp;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> R {
+                self.entry(key, value)
+            }
+            fn end(self) -> R<$ok> {
+                self.finish()
+            }
+        }
+    };
+}
+
 /// A map key (strings only).
 struct KeySer;
 
@@ -491,32 +532,16 @@ impl<'a, 'c> ser::Serializer for &'a mut Doc<'c> {
     }
 }
 
-impl ser::SerializeStruct for DocMap<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {
+impl DocMap<'_, '_> {
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> R {
         self.doc.entry(key, value)
     }
-    fn end(self) -> R {
+    fn finish(self) -> R {
         Ok(())
     }
 }
 
-impl ser::SerializeMap for DocMap<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
-        self.key = Some(key.serialize(KeySer)?);
-        Ok(())
-    }
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
-        let key = self.key.take().ok_or(GiveUp)?;
-        self.doc.entry(&key, value)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
+keyed!(DocMap<'_, '_> => (), struct);
 
 /// The records array.
 struct Records<'a, 'c> {
@@ -613,6 +638,10 @@ fn find_key(fields: &[Field], key: &str, hint: usize) -> Option<(usize, Role)> {
 }
 
 impl RecordSer<'_, '_> {
+    fn finish(self) -> R {
+        Ok(())
+    }
+
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> R {
         let doc = &mut *self.doc;
         let (i, role) = find_key(doc.contract.fields(), key, self.next).ok_or(GiveUp)?;
@@ -671,32 +700,7 @@ impl ser::Serializer for RecordSer<'_, '_> {
     }
 }
 
-impl ser::SerializeStruct for RecordSer<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {
-        self.entry(key, value)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-
-impl ser::SerializeMap for RecordSer<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
-        self.key = Some(key.serialize(KeySer)?);
-        Ok(())
-    }
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
-        let key = self.key.take().ok_or(GiveUp)?;
-        self.entry(&key, value)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
+keyed!(RecordSer<'_, '_> => (), struct);
 
 const NULL: u8 = 0;
 const ONE: u8 = 1;
@@ -1238,21 +1242,7 @@ impl TupleSer<'_> {
     }
 }
 
-impl ser::SerializeMap for TupleSer<'_> {
-    type Ok = bool;
-    type Error = GiveUp;
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
-        self.key = Some(key.serialize(KeySer)?);
-        Ok(())
-    }
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        let key = self.key.take().ok_or(GiveUp)?;
-        self.entry(&key, v)
-    }
-    fn end(self) -> R<bool> {
-        self.finish()
-    }
-}
+keyed!(TupleSer<'_> => bool);
 
 impl<'a> FieldSer<'a> {
     fn tuple(self) -> R<TupleSer<'a>> {
