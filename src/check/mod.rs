@@ -215,30 +215,25 @@ fn atoms_json(items: &mut Vec<Atom<'_>>) -> Value {
 }
 
 /// The JSON number of canonical number text, digits kept exactly
-/// (`arbitrary_precision`). The common cases skip serde_json's number
-/// parser: an int that fits `i64`/`u64` is built by `From` (serde_json
-/// writes the same canonical digits), and a float whose text is exactly
-/// what serde_json writes for the nearest `f64` by `from_f64`; any other
-/// text is parsed by serde_json, as before.
+/// (`arbitrary_precision`): the number serde_json reads from the same text.
+/// An int that fits `i64`/`u64` is built by `From`, which writes the same
+/// canonical digits (checked: `-0` or a `+` does not match and goes on);
+/// anything else (floats, big ints) by serde_json's own number reader,
+/// which with `arbitrary_precision` keeps the text as it is, with no
+/// conversion through `f64` (ADR 0018).
 fn number_value(text: &str) -> Value {
-    if let Ok(i) = text.parse::<i64>() {
-        let v = Value::from(i);
-        // canonical int text (no `+`, no leading zeros) reads back the same
-        if matches!(&v, Value::Number(n) if n.as_str() == text) {
-            return v;
+    if !text.contains(['.', 'e', 'E']) {
+        if let Ok(i) = text.parse::<i64>() {
+            let v = Value::from(i);
+            if matches!(&v, Value::Number(n) if n.as_str() == text) {
+                return v;
+            }
+        } else if let Ok(u) = text.parse::<u64>() {
+            let v = Value::from(u);
+            if matches!(&v, Value::Number(n) if n.as_str() == text) {
+                return v;
+            }
         }
-    } else if let Ok(u) = text.parse::<u64>() {
-        let v = Value::from(u);
-        if matches!(&v, Value::Number(n) if n.as_str() == text) {
-            return v;
-        }
-    } else if let Some(n) = text
-        .parse::<f64>()
-        .ok()
-        .and_then(serde_json::Number::from_f64)
-        .filter(|n| n.as_str() == text)
-    {
-        return Value::Number(n);
     }
     match text.parse::<serde_json::Number>() {
         Ok(n) => Value::Number(n),
@@ -1048,5 +1043,60 @@ impl RecordTemplate {
             }
         }
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number_value;
+    use serde_json::Value;
+
+    /// The number built for a canonical text is the one serde_json reads
+    /// from that text, digit for digit (`arbitrary_precision` compares the
+    /// digits), whichever way `number_value` builds it.
+    #[test]
+    fn number_value_is_what_serde_json_reads() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "0.5",
+            "-1.25",
+            "0.1",
+            "1.0",
+            "-0.0",
+            "1e5",
+            "1E5",
+            "1e+5",
+            "1.5e-7",
+            "2.5E+300",
+            "1e400",
+            "123456789012345678901234567890.5",
+            "0.30000000000000004",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut rng = crate::test_rng(0x6e75_6d62_6572_7321);
+        for _ in 0..20_000 {
+            let r = rng();
+            texts.push(match r % 4 {
+                0 => ((r >> 8) as i64).to_string(),
+                1 => (r >> 3).to_string(),
+                2 => f64::from_bits(r).to_string(),
+                _ => format!("{}", (r >> 40) as f64 / 100.0 - 5000.0),
+            });
+        }
+        for t in texts.iter().filter(|t| !t.contains(['N', 'i'])) {
+            let want: Value = serde_json::from_str(t).expect("JSON number");
+            assert_eq!(number_value(t), want, "{t}");
+        }
     }
 }
