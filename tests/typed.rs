@@ -355,3 +355,52 @@ fn rust_integer_range_is_e13_with_the_serde_path() {
     let err = mini::from_str::<ADoc>(&text).unwrap_err();
     assert_eq!(err.diagnostics()[0].code(), mini::Code::E13);
 }
+
+/// The typed decoder checks records in batches before serde builds them
+/// (ADR 0018); what it reports must still be what a record-by-record reader
+/// reports: when serde fails on a record, the errors of the lines before
+/// it, then serde's, and nothing from the lines checked ahead.
+#[test]
+fn errors_are_reported_up_to_the_record_serde_failed_on() {
+    #[derive(Debug, Deserialize)]
+    struct Row {
+        #[allow(dead_code)]
+        id: u32,
+        #[allow(dead_code)]
+        v: u8,
+    }
+    #[derive(Debug, Deserialize)]
+    struct Doc {
+        #[allow(dead_code)]
+        records: Vec<Row>,
+    }
+    let c = Contract::from_json(
+        r#"{"prefix": "t", "core": [{"name": "id", "type": "int"}, {"name": "v", "type": "int"}]}"#,
+    )
+    .unwrap();
+    // record lines 2..=101; line 41 and line 76 are invalid for the
+    // contract; line 71 is valid for it but 300 does not fit a u8
+    let mut text = String::from("t|n=100");
+    for line in 2..=101 {
+        let rec = match line {
+            41 | 76 => format!("x{line}|1"),
+            71 => format!("{line}|300"),
+            _ => format!("{line}|1"),
+        };
+        text.push('\n');
+        text.push_str(&rec);
+    }
+    let err = mini::from_str_with::<Doc>(&text, &c).unwrap_err();
+    let got: Vec<(mini::Code, usize)> = err
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code(), d.line()))
+        .collect();
+    assert_eq!(got, [(mini::Code::E06, 41), (mini::Code::E13, 71)], "{err}");
+
+    // without a serde failure, every line is checked and reported
+    let text = text.replace("71|300", "71|3");
+    let err = mini::from_str_with::<Doc>(&text, &c).unwrap_err();
+    let lines: Vec<usize> = err.diagnostics().iter().map(|d| d.line()).collect();
+    assert_eq!(lines, [41, 76], "{err}");
+}
