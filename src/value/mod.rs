@@ -508,8 +508,10 @@ pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
 /// nothing else. Empty when the document is valid.
 ///
 /// This is the fast check: the canonical objects are never built, the
-/// buffers are reused from one record to the next, and text without
-/// escapes is never copied. [`dumps`] verifies its output with it.
+/// buffers are reused from one record to the next, text without escapes is
+/// never copied, and a `str` field that is not `unique` is not even
+/// unescaped (its escapes are checked when the line is split; see
+/// [`Scratch::check_only`]). [`dumps`] verifies its output with it.
 ///
 /// ```
 /// let contract = mini::Contract::from_json(
