@@ -10,7 +10,6 @@
 //! an error if there was any.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
@@ -94,18 +93,7 @@ pub struct Deserializer<'de, 'c> {
     /// errors), shared with `mini::parse` and the streaming reader.
     parser: Parser<'c>,
     scratch: Scratch<'de>,
-    /// Valid records checked ahead, not yet given to serde: line, index
-    /// and values (see [`Deserializer::next_record`]).
-    ahead: VecDeque<(usize, usize, Vec<FieldValue<'de>>)>,
-    /// The record given to serde last: its line and values.
-    current: Option<(usize, Vec<FieldValue<'de>>)>,
-    /// Record lines up to the one of the record given to serde last.
-    lines_given: usize,
 }
-
-/// How many valid records the deserializer checks before it hands the first
-/// of them to serde (ADR 0018).
-const AHEAD: usize = 32;
 
 impl<'de, 'c> Deserializer<'de, 'c> {
     /// A deserializer for `text` under `contract`; the header is read now.
@@ -121,52 +109,21 @@ impl<'de, 'c> Deserializer<'de, 'c> {
             lines,
             parser,
             scratch,
-            ahead: VecDeque::with_capacity(AHEAD),
-            current: None,
-            lines_given: 0,
         }
     }
 
-    /// The next valid record: its line and index (its values become
-    /// [`Deserializer::current`]). Invalid records are skipped, their errors
-    /// kept.
-    ///
-    /// Records are checked [`AHEAD`] at a time before serde builds them:
-    /// the engine's code and serde's then each run many times in a row,
-    /// instead of taking turns for every record and evicting each other
-    /// from the instruction cache. The errors of lines checked ahead are
-    /// reported only when serde gets that far (see [`Deserializer::end`]).
+    /// The next valid record: its line and index (its values are left in
+    /// the scratch). Invalid records are skipped, their errors kept.
     fn next_record(&mut self) -> Option<(usize, usize)> {
         if !self.parser.has_header() {
             return None;
         }
-        if let Some((_, values)) = self.current.take() {
-            self.scratch.give_back(values);
-        }
-        if self.ahead.is_empty() {
-            for line in self.lines.by_ref() {
-                if let Checked::Valid = self.parser.check_line(line, &mut self.scratch) {
-                    let index = self.parser.record_lines() - 1;
-                    self.ahead
-                        .push_back((line.number, index, self.scratch.take_values()));
-                    if self.ahead.len() == AHEAD {
-                        break;
-                    }
-                }
+        for line in self.lines.by_ref() {
+            if let Checked::Valid = self.parser.check_line(line, &mut self.scratch) {
+                return Some((line.number, self.parser.record_lines() - 1));
             }
         }
-        let (line, index, values) = self.ahead.pop_front()?;
-        self.current = Some((line, values));
-        self.lines_given = index + 1;
-        Some((line, index))
-    }
-
-    /// The values of the record [`Deserializer::next_record`] gave last.
-    fn current_values(&mut self) -> &mut [FieldValue<'de>] {
-        match &mut self.current {
-            Some((_, values)) => values,
-            None => &mut [],
-        }
+        None
     }
 
     /// Finishes: drains the lines left, checks the count (E04), and returns
@@ -183,16 +140,7 @@ impl<'de, 'c> Deserializer<'de, 'c> {
                     Err(Error::invalid(errors))
                 }
             }
-            Err(e) => {
-                // what a record-by-record reader would have found by now:
-                // nothing from the lines checked ahead of the failing record
-                let reached = self.current.as_ref().map_or(0, |(line, _)| *line);
-                let mut errors = self.parser.take_errors();
-                if !self.ahead.is_empty() || self.current.is_some() {
-                    errors.retain(|d| d.line() <= reached);
-                }
-                Err(e.prepend(errors))
-            }
+            Err(e) => Err(e.prepend(self.parser.take_errors())),
         }
     }
 }
@@ -309,7 +257,7 @@ impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
         let contract = self.de.contract;
         let rec = RecordDe {
             contract,
-            values: self.de.current_values(),
+            values: self.de.scratch.values_mut(),
             line,
             index,
         };
@@ -326,7 +274,7 @@ impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
         let n = self.de.parser.header()?.n?;
         usize::try_from(n)
             .ok()
-            .map(|n| n.saturating_sub(self.de.lines_given))
+            .map(|n| n.saturating_sub(self.de.parser.record_lines()))
     }
 }
 

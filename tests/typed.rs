@@ -356,10 +356,10 @@ fn rust_integer_range_is_e13_with_the_serde_path() {
     assert_eq!(err.diagnostics()[0].code(), mini::Code::E13);
 }
 
-/// The typed decoder checks records in batches before serde builds them
-/// (ADR 0018); what it reports must still be what a record-by-record reader
-/// reports: when serde fails on a record, the errors of the lines before
-/// it, then serde's, and nothing from the lines checked ahead.
+/// When serde fails on a record, the typed decoder reports the errors of
+/// the lines before it, then serde's, and nothing from the lines after it
+/// (which it has not read). A decoder that checked records ahead (ADR 0018
+/// tried batches of 32) must keep this.
 #[test]
 fn errors_are_reported_up_to_the_record_serde_failed_on() {
     #[derive(Debug, Deserialize)]

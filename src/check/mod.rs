@@ -100,8 +100,6 @@ pub struct Scratch<'a> {
     pools: Pools<'a>,
     /// See [`Scratch::check_only`].
     check_only: bool,
-    /// Emptied value vectors (see [`Scratch::take_values`]).
-    spare: Vec<Vec<FieldValue<'a>>>,
 }
 
 /// The buffers `check_kind` fills: list elements, marked indices, and
@@ -176,42 +174,20 @@ impl<'a> Scratch<'a> {
                 cut: false,
             },
             check_only: self.check_only,
-            spare: Vec::new(),
         }
-    }
-
-    /// Takes the values of the last record checked, leaving an empty
-    /// vector: a caller that checks several records before it builds them
-    /// keeps each one's values, and hands the vector back with
-    /// [`Scratch::give_back`] so that its buffers are reused.
-    pub fn take_values(&mut self) -> Vec<FieldValue<'a>> {
-        let spare = self.spare.pop().unwrap_or_default();
-        std::mem::replace(&mut self.values, spare)
-    }
-
-    /// Returns a vector of values taken by [`Scratch::take_values`]: its
-    /// lists' and tuples' vectors go back to the pools, and it is kept for
-    /// the next [`Scratch::take_values`].
-    pub fn give_back(&mut self, mut values: Vec<FieldValue<'a>>) {
-        Self::pool_vectors(&mut self.pools, &mut values);
-        self.spare.push(values);
     }
 
     /// Moves the vectors of the last record's values back to the pools.
     fn recycle_values(&mut self) {
-        Self::pool_vectors(&mut self.pools, &mut self.values);
-    }
-
-    fn pool_vectors(pools: &mut Pools<'a>, values: &mut Vec<FieldValue<'a>>) {
-        for v in values.drain(..) {
+        for v in self.values.drain(..) {
             match v {
                 FieldValue::List(mut a) | FieldValue::MList(mut a, _) => {
                     a.clear();
-                    pools.atoms.push(a);
+                    self.pools.atoms.push(a);
                 }
                 FieldValue::Tuple(mut t) => {
                     t.clear();
-                    pools.tuples.push(t);
+                    self.pools.tuples.push(t);
                 }
                 FieldValue::Default | FieldValue::Atom(_) => {}
             }

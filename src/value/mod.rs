@@ -307,26 +307,6 @@ impl<'c> Parser<'c> {
         }
     }
 
-    /// Builds and keeps the records of a batch, in order. The whole-text
-    /// parse checks [`BATCH`] records, then builds them: the checking code
-    /// and the building code each run many times in a row, instead of
-    /// taking turns for every record and evicting each other from the
-    /// instruction cache (ADR 0018).
-    pub(crate) fn build<'a>(
-        &mut self,
-        batch: &mut Vec<(usize, usize, Vec<check::FieldValue<'a>>)>,
-        scratch: &mut Scratch<'a>,
-    ) {
-        let template = self
-            .template
-            .get_or_insert_with(|| RecordTemplate::new(self.contract));
-        for (line, index, mut values) in batch.drain(..) {
-            let value = template.record_json(self.contract, &mut values);
-            self.records.push(Record { line, index, value });
-            scratch.give_back(values);
-        }
-    }
-
     /// Keeps a record in the document being built.
     pub(crate) fn keep(&mut self, r: Record) {
         self.records.push(r);
@@ -475,21 +455,13 @@ pub fn parse_with(text: &str, contract: &Contract, opts: &ParseOptions) -> Resul
 pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
     let mut p = Parser::new(contract);
     let mut scratch = Scratch::new();
-    let mut batch = Vec::with_capacity(BATCH);
     for line in syntax::lines(text) {
-        if p.check_line(line, &mut scratch) == Checked::Valid {
-            batch.push((line.number, p.record_lines - 1, scratch.take_values()));
-            if batch.len() == BATCH {
-                p.build(&mut batch, &mut scratch);
-            }
+        if let Fed::Valid(r) = p.line(line, &mut scratch) {
+            p.keep(r);
         }
     }
-    p.build(&mut batch, &mut scratch);
     p.finish()
 }
-
-/// Records checked before they are built (see [`Parser::build`]).
-const BATCH: usize = 32;
 
 /// Parses `text` strictly: the document if it is valid, otherwise an
 /// [`Error`] listing every error found.
