@@ -631,7 +631,7 @@ pub fn field_json(v: &mut FieldValue<'_>, kind: &Kind, default: Option<&Value>) 
             let Kind::Tuple(comps) = kind else {
                 return Value::Null;
             };
-            Value::Object(tuple_json(parts, &tuple_template(comps)))
+            Value::Object(tuple_json(parts, tuple_template(comps)))
         }
     }
 }
@@ -645,12 +645,9 @@ fn tuple_template(comps: &[Component]) -> Map<String, Value> {
         .collect()
 }
 
-/// A tuple's object: a clone of its template with the parts moved in.
-fn tuple_json(
-    parts: &mut Vec<Option<Atom<'_>>>,
-    template: &Map<String, Value>,
-) -> Map<String, Value> {
-    let mut m = template.clone();
+/// A tuple's object: its template (see [`tuple_template`]) with the parts
+/// moved in.
+fn tuple_json(parts: &mut Vec<Option<Atom<'_>>>, mut m: Map<String, Value>) -> Map<String, Value> {
     for (slot, p) in m.values_mut().zip(parts.drain(..)) {
         *slot = p.map_or(Value::Null, atom_to_json);
     }
@@ -1037,7 +1034,7 @@ impl RecordTemplate {
                     put(sel);
                 }
                 (Kind::Tuple(_), FieldValue::Tuple(parts), Some(t)) => {
-                    put(Value::Object(tuple_json(parts, t)));
+                    put(Value::Object(tuple_json(parts, t.clone())));
                 }
                 (kind, v, _) => put(field_json(v, kind, f.default.as_ref())),
             }
