@@ -1,8 +1,8 @@
 //! Generated contracts and canonical objects through `dumps` and `parse`
-//! (`mini::fuzzing::canonical_roundtrip`).
+//! (`mini_fuzzing::canonical_roundtrip`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mini::fuzzing::CanonicalInput;
+use mini_fuzzing::CanonicalInput;
 
-fuzz_target!(|input: CanonicalInput| mini::fuzzing::canonical_roundtrip(&input));
+fuzz_target!(|input: CanonicalInput| mini_fuzzing::canonical_roundtrip(&input));

@@ -1,8 +1,8 @@
 //! Escapes and markers in every position round-trip
-//! (`mini::fuzzing::escape_marker_roundtrip`).
+//! (`mini_fuzzing::escape_marker_roundtrip`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mini::fuzzing::EscapeInput;
+use mini_fuzzing::EscapeInput;
 
-fuzz_target!(|input: EscapeInput| mini::fuzzing::escape_marker_roundtrip(&input));
+fuzz_target!(|input: EscapeInput| mini_fuzzing::escape_marker_roundtrip(&input));

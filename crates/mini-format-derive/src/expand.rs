@@ -1,0 +1,323 @@
+//! The generated `impl ::mini::Mini`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DataEnum, DataStruct, DeriveInput, Fields, GenericParam, LitStr};
+
+use crate::attr::{self, BoundLit, Errors, MiniContainer, MiniField, Rule};
+use crate::case;
+
+pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let mut errors = Errors::default();
+    for p in &input.generics.params {
+        if !matches!(p, GenericParam::Lifetime(_)) {
+            errors.push(syn::Error::new_spanned(
+                p,
+                "mini types cannot be generic: the contract is cached per type, and each field's \
+                 position and type must be fixed by the type itself (lifetimes are fine)",
+            ));
+        }
+    }
+    let (body, container) = match &input.data {
+        Data::Enum(e) => (enum_body(input, e, &mut errors), None),
+        Data::Struct(s) => {
+            let (body, c) = struct_body(input, s, &mut errors);
+            (body, Some(c))
+        }
+        Data::Union(u) => {
+            errors.push(syn::Error::new_spanned(
+                u.union_token,
+                "#[derive(Mini)] goes on a struct with named fields or a unit enum, not a union",
+            ));
+            (TokenStream::new(), None)
+        }
+    };
+    errors.finish()?;
+
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let cached = match container {
+        // The cell keeps the diagnostics so a cached E20 keeps its code.
+        Some(MiniContainer {
+            prefix: Some(_), ..
+        }) => quote! {
+            fn cached_contract() -> ::mini::Result<::std::borrow::Cow<'static, ::mini::Contract>> {
+                type Failure = (::std::string::String, ::std::vec::Vec<::mini::Diagnostic>);
+                static CELL: ::std::sync::OnceLock<::std::result::Result<::mini::Contract, Failure>> =
+                    ::std::sync::OnceLock::new();
+                match CELL.get_or_init(|| {
+                    <Self as ::mini::Mini>::try_contract()
+                        .map_err(|e| (::std::string::ToString::to_string(&e), e.diagnostics().to_vec()))
+                }) {
+                    ::std::result::Result::Ok(c) => ::std::result::Result::Ok(::std::borrow::Cow::Borrowed(c)),
+                    ::std::result::Result::Err((_, d)) if !d.is_empty() => {
+                        ::std::result::Result::Err(::mini::Error::invalid(::std::clone::Clone::clone(d)))
+                    }
+                    ::std::result::Result::Err((m, _)) => {
+                        ::std::result::Result::Err(::mini::Error::message(::std::clone::Clone::clone(m)))
+                    }
+                }
+            }
+        },
+        _ => TokenStream::new(),
+    };
+    Ok(quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics ::mini::Mini for #ident #ty_generics #where_clause {
+                #[allow(clippy::needless_update)]
+                fn describe() -> ::mini::__private::typed::Describe {
+                    #body
+                }
+                #cached
+            }
+        };
+    })
+}
+
+fn unraw(ident: &syn::Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#")
+        .map_or_else(|| s.clone(), str::to_owned)
+}
+
+fn enum_body(input: &DeriveInput, e: &DataEnum, errors: &mut Errors) -> TokenStream {
+    let serde = attr::serde_container(&input.attrs, errors);
+    attr::no_mini(
+        &input.attrs,
+        "#[mini(...)] does not apply to an enum: a unit enum is written as one of its variant \
+         names (use #[serde(rename)] / #[serde(rename_all)] to change them)",
+        errors,
+    );
+    let mut names = Vec::new();
+    for v in &e.variants {
+        attr::no_mini(
+            &v.attrs,
+            "#[mini(...)] does not apply to an enum variant: use #[serde(rename = \"…\")] to \
+             change the name it is written as",
+            errors,
+        );
+        if !matches!(v.fields, Fields::Unit) {
+            errors.push(syn::Error::new_spanned(
+                v,
+                "mini enums are unit enums: a value is one of the declared names, so a variant \
+                 cannot carry data (one .mini position holds one name)",
+            ));
+            continue;
+        }
+        let sv = attr::serde_field(&v.attrs, "variant", errors);
+        if sv.skip {
+            continue;
+        }
+        match attr::one_name(
+            &sv.rename,
+            serde.rename_all,
+            case::variant_name,
+            &v.ident,
+            "variant",
+        ) {
+            Ok(n) => names.push(n),
+            Err(err) => errors.push(err),
+        }
+    }
+    quote! {
+        ::mini::__private::typed::Describe::Enum(::std::vec![
+            #(::std::string::String::from(#names)),*
+        ])
+    }
+}
+
+fn opt_str(v: Option<&LitStr>) -> Option<TokenStream> {
+    v.map(|s| quote!(::core::option::Option::Some(#s)))
+}
+
+fn bound_tokens(b: &BoundLit) -> TokenStream {
+    let inner = match b {
+        BoundLit::Int(m, neg) => {
+            let lit = Literal::u128_unsuffixed(*m);
+            let sign = neg.then(|| quote!(-));
+            quote!(::mini::__private::typed::Bound::Int(#sign #lit))
+        }
+        BoundLit::Float(v) => {
+            let lit = Literal::f64_unsuffixed(v.abs());
+            let sign = v.is_sign_negative().then(|| quote!(-));
+            quote!(::mini::__private::typed::Bound::Float(#sign #lit))
+        }
+        BoundLit::Str(s) => quote!(::mini::__private::typed::Bound::Str(#s)),
+    };
+    quote!(::core::option::Option::Some(#inner))
+}
+
+fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
+    let mut sets = Vec::new();
+    if m.unique.is_some() {
+        sets.push(quote!(unique: true));
+    }
+    if m.extension.is_some() {
+        sets.push(quote!(extension: true));
+    }
+    if let Some(rule) = m.mlist {
+        let r = match rule {
+            Rule::ExactlyOne => quote!(ExactlyOne),
+            Rule::AtLeastOne => quote!(AtLeastOne),
+            Rule::AtMostOne => quote!(AtMostOne),
+            Rule::Any => quote!(Any),
+        };
+        sets.push(quote!(mlist: ::core::option::Option::Some(::mini::contract::MarkerRule::#r)));
+    }
+    if let Some(s) = opt_str(m.selected.as_ref()) {
+        sets.push(quote!(selected: #s));
+    }
+    if let Some(s) = opt_str(m.count_key.as_ref()) {
+        sets.push(quote!(count_key: #s));
+    }
+    if let Some(b) = &m.min {
+        let b = bound_tokens(b);
+        sets.push(quote!(min: #b));
+    }
+    if let Some(b) = &m.max {
+        let b = bound_tokens(b);
+        sets.push(quote!(max: #b));
+    }
+    if let Some(s) = opt_str(m.desc.as_ref()) {
+        sets.push(quote!(desc: #s));
+    }
+    if serde_default {
+        sets.push(quote!(serde_default: true));
+    }
+    quote! {
+        ::mini::__private::typed::FieldAttrs {
+            #(#sets,)*
+            ..::core::default::Default::default()
+        }
+    }
+}
+
+fn struct_body(
+    input: &DeriveInput,
+    s: &DataStruct,
+    errors: &mut Errors,
+) -> (TokenStream, MiniContainer) {
+    let serde = attr::serde_container(&input.attrs, errors);
+    let mini = attr::mini_container(&input.attrs, errors);
+    if let (false, Some(path)) = (mini.has_prefix, &mini.first_doc_key) {
+        errors.push(syn::Error::new_spanned(
+            path,
+            "this #[mini(...)] key describes a document: add #[mini(prefix = \"…\")] to make the \
+             struct a document type (headers and records take no struct keys)",
+        ));
+    }
+    let named = match &s.fields {
+        Fields::Named(named) => Some(named),
+        Fields::Unnamed(f) => {
+            errors.push(syn::Error::new_spanned(
+                f,
+                "#[derive(Mini)] needs named fields: a .mini contract names every position \
+                 (a tuple struct has no field names; use a struct with named fields)",
+            ));
+            None
+        }
+        Fields::Unit => {
+            errors.push(syn::Error::new_spanned(
+                &input.ident,
+                "#[derive(Mini)] needs named fields: a unit struct has no positions to write \
+                 (use a unit enum for a value that is one of some names)",
+            ));
+            None
+        }
+    };
+    let mut fields = Vec::new();
+    for f in named.into_iter().flat_map(|n| &n.named) {
+        let Some(ident) = &f.ident else { continue };
+        let sf = attr::serde_field(&f.attrs, "field", errors);
+        let mf = attr::mini_field(&f.attrs, errors);
+        if sf.skip {
+            if let Some(a) = &mf.any {
+                errors.push(syn::Error::new_spanned(
+                    a,
+                    "#[mini(...)] on a #[serde(skip)] field: the field is not on the .mini line, \
+                     so there is nothing to describe",
+                ));
+            }
+            continue;
+        }
+        let name = match attr::one_name(
+            &sf.rename,
+            serde.rename_all,
+            case::field_name,
+            ident,
+            "field",
+        ) {
+            Ok(n) => n,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let ty = &f.ty;
+        let describe = quote_spanned!(ty.span()=> <#ty as ::mini::Mini>::describe());
+        let attrs = field_attrs(&mf, sf.default || serde.default);
+        fields.push(quote! {
+            ::mini::__private::typed::FieldDesc {
+                name: ::std::borrow::Cow::Borrowed(#name),
+                ty: #describe,
+                attrs: #attrs,
+            }
+        });
+    }
+
+    let body = struct_desc(&unraw(&input.ident), &mini, &fields);
+    (body, mini)
+}
+
+/// The `Describe::Struct` of a struct, behind a guard against recursion.
+fn struct_desc(rust_name: &str, mini: &MiniContainer, fields: &[TokenStream]) -> TokenStream {
+    let mut sets = vec![quote!(rust_name: #rust_name)];
+    for (k, v) in [
+        ("prefix", &mini.prefix),
+        ("records", &mini.records),
+        ("name", &mini.name),
+        ("description", &mini.description),
+    ] {
+        if let Some(v) = opt_str(v.as_ref()) {
+            let k = syn::Ident::new(k, proc_macro2::Span::call_site());
+            sets.push(quote!(#k: #v));
+        }
+    }
+    if let Some(c) = &mini.separator {
+        sets.push(quote!(separator: ::core::option::Option::Some(#c)));
+    }
+    if let Some(v) = mini.version {
+        let v = Literal::u64_unsuffixed(v);
+        sets.push(quote!(version: ::core::option::Option::Some(#v)));
+    }
+    // A type that contains itself (through Vec or Box) would recurse for
+    // ever; the inner occurrence is described as unsupported instead.
+    quote! {
+        // In a block of its own, so that its names cannot shadow the
+        // field types named below.
+        let _reset = {
+            ::std::thread_local! {
+                static BUSY: ::std::cell::Cell<bool> = const { ::std::cell::Cell::new(false) };
+            }
+            struct Reset;
+            impl ::std::ops::Drop for Reset {
+                fn drop(&mut self) {
+                    BUSY.with(|b| b.set(false));
+                }
+            }
+            if BUSY.with(|b| b.replace(true)) {
+                return ::mini::__private::typed::Describe::Unsupported(
+                    "a struct that contains itself cannot be written: a .mini record is one flat line",
+                );
+            }
+            Reset
+        };
+        ::mini::__private::typed::Describe::Struct(::mini::__private::typed::StructDesc {
+            #(#sets,)*
+            fields: ::std::vec![#(#fields),*],
+            ..::core::default::Default::default()
+        })
+    }
+}

@@ -1,0 +1,69 @@
+//! Runs the upstream conformance suite (376 cases) and the project's own
+//! cases under `conformance/`.
+//!
+//! The upstream suite is read from `../shared/conformance` (relative to the
+//! crate root) or from the directory in `MINI_CONFORMANCE`.
+
+use std::path::PathBuf;
+
+use mini_tools::conformance::{Report, Runner};
+
+fn upstream_dir() -> PathBuf {
+    match std::env::var_os("MINI_CONFORMANCE") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join("../shared/conformance"),
+    }
+}
+
+fn print_failures(report: &Report) {
+    for o in report.outcomes.iter().filter(|o| o.failure.is_some()) {
+        eprintln!(
+            "FAIL {} ({}): {}",
+            o.id,
+            o.file.display(),
+            o.failure.as_deref().unwrap_or("")
+        );
+    }
+}
+
+#[test]
+fn upstream_suite_passes() {
+    let dir = upstream_dir();
+    assert!(
+        dir.join("cases").is_dir(),
+        "the upstream conformance suite is not at {}: put it at ../shared/conformance \
+         (next to the crate) or set MINI_CONFORMANCE=/path/to/conformance",
+        dir.display()
+    );
+    let report = Runner::default().run_dir(&dir).expect("suite readable");
+    print_failures(&report);
+    eprintln!("upstream: {}", report.summary());
+    assert_eq!(
+        report.outcomes.len(),
+        376,
+        "the upstream suite has 376 cases"
+    );
+    assert_eq!(report.failed(), 0, "{}", report.summary());
+}
+
+#[test]
+fn own_suite_passes() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join("conformance");
+    let report = Runner::new([upstream_dir().join("forks")])
+        .run_dir(&dir)
+        .expect("own cases readable");
+    print_failures(&report);
+    eprintln!("own: {}", report.summary());
+    assert!(
+        !report.outcomes.is_empty(),
+        "no own cases found under conformance/cases"
+    );
+    assert_eq!(report.failed(), 0, "{}", report.summary());
+    // the cases that need exact big ints run only with `arbitrary_precision`
+    let big_int_cases = if mini::ARBITRARY_PRECISION { 0 } else { 5 };
+    assert_eq!(report.not_run(), big_int_cases, "{}", report.summary());
+}

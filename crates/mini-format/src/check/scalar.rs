@@ -1,0 +1,211 @@
+//! Typing of one scalar text against its [`Scalar`] spec (SPEC 1.1 §4, §6).
+
+use std::borrow::Cow;
+
+use super::number::{self, Dec};
+use crate::contract::{Bound, Scalar, ScalarType};
+use crate::error::Code;
+
+/// A typed scalar, borrowing from the input whenever its canonical text is
+/// the text as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Atom<'a> {
+    /// `str` and `enum` values.
+    Str(Cow<'a, str>),
+    /// An int, canonical digits (no leading zeros, no `-0`).
+    Int(Cow<'a, str>),
+    /// A float as written, validated (may carry leading zeros or an exponent).
+    Float(Cow<'a, str>),
+    /// A boolean.
+    Bool(bool),
+    /// A `YYYY-MM-DD` date.
+    Date(Cow<'a, str>),
+    /// A decimal, canonical text (SPEC 1.1 §6).
+    Decimal(Cow<'a, str>),
+}
+
+impl Atom<'_> {
+    /// The text that identifies the value for `unique` (type-tagged).
+    pub fn unique_key(&self, out: &mut String) {
+        let (tag, text): (char, &str) = match self {
+            Atom::Str(s) => ('s', s),
+            Atom::Int(s) => ('i', s),
+            Atom::Float(s) => {
+                // numeric identity: 1.0 and 1 are the same float
+                out.push('f');
+                out.push_str(&Dec::parse(s).map(|d| d.format(false)).unwrap_or_default());
+                return;
+            }
+            Atom::Bool(b) => ('b', if *b { "true" } else { "false" }),
+            Atom::Date(s) => ('d', s),
+            Atom::Decimal(s) => ('m', s),
+        };
+        out.push(tag);
+        out.push_str(text);
+    }
+}
+
+/// A violation found while typing a value: the code and a message.
+pub type Violation = (Code, String);
+
+fn shorten(text: &str) -> String {
+    const MAX: usize = 60;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        let s: String = text.chars().take(MAX).collect();
+        format!("{s}…")
+    }
+}
+
+fn keep_or<'a>(text: Cow<'a, str>, canonical: String) -> Cow<'a, str> {
+    if canonical == *text {
+        text
+    } else {
+        Cow::Owned(canonical)
+    }
+}
+
+/// Types `text` (already unescaped and trimmed, not empty) as `spec`,
+/// checking enumeration (E10), lexical form (E06) and, when `ranged`, the
+/// bounds (E13).
+pub fn check_atom<'a>(
+    text: Cow<'a, str>,
+    spec: &Scalar,
+    ranged: bool,
+) -> Result<Atom<'a>, Violation> {
+    let atom = match spec.ty {
+        ScalarType::Str => return Ok(Atom::Str(text)),
+        ScalarType::Enum => {
+            if spec.values.iter().any(|v| *v == *text) {
+                return Ok(Atom::Str(text));
+            }
+            return Err((
+                Code::E10,
+                format!("'{}' not in {{{}}}", shorten(&text), spec.values.join("|")),
+            ));
+        }
+        ScalarType::Bool => {
+            return match &*text {
+                "true" | "1" => Ok(Atom::Bool(true)),
+                "false" | "0" => Ok(Atom::Bool(false)),
+                other => Err((
+                    Code::E06,
+                    format!("expected true/false/1/0, got '{}'", shorten(other)),
+                )),
+            }
+        }
+        ScalarType::Int => {
+            if !number::is_int(&text) {
+                return Err((Code::E06, format!("expected int, got '{}'", shorten(&text))));
+            }
+            let digits = if number::is_canonical_int(&text) {
+                text
+            } else {
+                let canon = number::canonical_int(&text);
+                keep_or(text, canon)
+            };
+            if !number::int_is_held_exactly(&digits) {
+                return Err((Code::E06, number::unheld_int_message(&shorten(&digits))));
+            }
+            Atom::Int(digits)
+        }
+        ScalarType::Float => {
+            let Some(has_exp) = number::float_form(&text) else {
+                return Err((
+                    Code::E06,
+                    format!("expected number, got '{}'", shorten(&text)),
+                ));
+            };
+            // Without an exponent, a short number is within the exact range
+            // and finite as a double: no need to parse it twice more.
+            let plain = text.len() <= 300 && !has_exp;
+            if !plain && Dec::parse(&text).is_none() {
+                return Err((
+                    Code::E06,
+                    format!(
+                        "number '{}' has an exponent beyond ±{}",
+                        shorten(&text),
+                        number::MAX_EXPONENT
+                    ),
+                ));
+            }
+            if !plain && !number::is_finite_double(&text) {
+                return Err((
+                    Code::E06,
+                    format!("number '{}' is not a finite double", shorten(&text)),
+                ));
+            }
+            Atom::Float(text)
+        }
+        ScalarType::Date => {
+            if !number::is_date(&text) {
+                return Err((
+                    Code::E06,
+                    format!("expected date YYYY-MM-DD, got '{}'", shorten(&text)),
+                ));
+            }
+            Atom::Date(text)
+        }
+        ScalarType::Decimal => {
+            if !number::is_decimal(&text) {
+                return Err((
+                    Code::E06,
+                    format!("expected decimal, got '{}'", shorten(&text)),
+                ));
+            }
+            let canon = number::canonical_decimal(&text);
+            Atom::Decimal(keep_or(text, canon))
+        }
+    };
+    if ranged && (spec.min.is_some() || spec.max.is_some()) {
+        check_range(&atom, spec)?;
+    }
+    Ok(atom)
+}
+
+fn check_range(atom: &Atom<'_>, spec: &Scalar) -> Result<(), Violation> {
+    let below = |b: &Bound| -> bool {
+        match (atom, b) {
+            (Atom::Date(d), Bound::Date(m)) => **d < **m,
+            (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => {
+                number::cmp_text(t, m) == Some(std::cmp::Ordering::Less)
+            }
+            _ => false,
+        }
+    };
+    let above = |b: &Bound| -> bool {
+        match (atom, b) {
+            (Atom::Date(d), Bound::Date(m)) => **d > **m,
+            (Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t), Bound::Number(m)) => {
+                number::cmp_text(t, m) == Some(std::cmp::Ordering::Greater)
+            }
+            _ => false,
+        }
+    };
+    let text = match atom {
+        Atom::Int(t) | Atom::Float(t) | Atom::Decimal(t) | Atom::Date(t) => t,
+        _ => return Ok(()),
+    };
+    if let Some(m) = spec.min.as_ref().filter(|m| below(m)) {
+        return Err((
+            Code::E13,
+            format!("{} < min {}", shorten(text), bound_text(m)),
+        ));
+    }
+    if let Some(m) = spec.max.as_ref().filter(|m| above(m)) {
+        return Err((
+            Code::E13,
+            format!("{} > max {}", shorten(text), bound_text(m)),
+        ));
+    }
+    Ok(())
+}
+
+/// The text of a bound, for messages.
+pub fn bound_text(b: &Bound) -> String {
+    match b {
+        Bound::Number(d) => d.format(false),
+        Bound::Date(s) => s.clone(),
+    }
+}

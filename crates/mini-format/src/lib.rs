@@ -1,0 +1,95 @@
+//! # mini — the `.mini` format (SPEC 1.1) for Rust
+//!
+//! `.mini` is a line-oriented, positional text format in which language
+//! models write structured output for closed domains. A header line names a
+//! *contract* and declares the record count; each following line is one
+//! record whose fields are split by `|`.
+//!
+//! ```
+//! let contract = mini::Contract::from_json(r#"{
+//!     "prefix": "q", "records_key": "items",
+//!     "header": {"keys": {"k": {"type": "int"}}},
+//!     "core": [
+//!         {"name": "id", "type": "str", "unique": true},
+//!         {"name": "options", "type": "mlist", "count_key": "k",
+//!          "json": {"items": "options", "selected": "answer"}}
+//!     ]
+//! }"#).unwrap();
+//! let doc = mini::parse("q|n=1|k=3\nq1|red,green*,blue", &contract).unwrap();
+//! let canonical = doc.to_canonical();
+//! assert_eq!(canonical["items"][0]["answer"], 1);
+//! assert_eq!(mini::dumps(&canonical, &contract).unwrap(), "q|n=1|k=3\nq1|red,green*,blue");
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+// No `unwrap()` in library code: every failure is an `Error` (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+// Lets the derive's `::mini::…` paths resolve inside this crate's own tests.
+extern crate self as mini;
+
+mod check;
+pub mod contract;
+mod de;
+mod error;
+mod ser;
+pub mod stream;
+mod syntax;
+mod typed;
+pub mod value;
+
+pub use contract::{Contract, Registry};
+pub use de::{from_reader, from_slice, from_str, from_str_with, Deserializer};
+pub use error::{Code, Diagnostic, Error, Limit, Result};
+#[cfg(feature = "derive")]
+pub use mini_format_derive::Mini;
+pub use ser::{to_string, to_string_with, to_writer};
+pub use stream::{Reader, ReaderOptions, StreamEnd};
+pub use typed::{Date, Decimal, Mini};
+pub use value::{
+    detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
+    validate, Diagnostics, Document, ParseOptions, Record,
+};
+
+/// Whether this build holds ints beyond `i64`/`u64` exactly: true with the
+/// `arbitrary_precision` feature; without it such an int is E06 with a
+/// message that names the feature (ADR 0019).
+pub const ARBITRARY_PRECISION: bool = cfg!(feature = "arbitrary_precision");
+
+/// Items shared with the derive's expansion and the sibling crates of this
+/// workspace (`mini-format-tools`, `mini-format-fuzzing`), which pin this
+/// crate's exact version. **Not public API**: nothing here follows semver
+/// (ADR 0019), as with serde's `__private`.
+#[doc(hidden)]
+pub mod __private {
+    /// The engine's rule functions and per-line state.
+    pub mod check {
+        pub use crate::check::*;
+    }
+    /// The line syntax: lines, fields, list elements, escapes.
+    pub mod syntax {
+        pub use crate::syntax::*;
+    }
+    /// What `#[derive(Mini)]` expands to.
+    pub mod typed {
+        pub use crate::typed::*;
+    }
+}
+
+/// This crate's README, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
+/// A tiny deterministic generator (xorshift64) for the unit tests that
+/// compare a fast path with its definition on generated inputs.
+#[cfg(test)]
+pub(crate) fn test_rng(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
