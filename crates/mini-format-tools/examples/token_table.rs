@@ -92,11 +92,11 @@ fn plain_numbers(v: &mut Value) {
 fn reference_shape(canonical: &Value) -> Value {
     let mut v = canonical.clone();
     if let Value::Object(o) = &mut v {
-        o.shift_remove("prefix");
+        mini_tools::remove_key(o, "prefix");
         if let Some(h) = o.get_mut("header") {
             if let Value::Object(h) = h {
-                h.shift_remove("n");
-                h.shift_remove("v");
+                mini_tools::remove_key(h, "n");
+                mini_tools::remove_key(h, "v");
             }
             plain_numbers(h);
         }
