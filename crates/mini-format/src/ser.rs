@@ -390,4 +390,19 @@ mod tests {
         };
         assert_eq!(super::to_string_with(&doc, &c).unwrap(), "f|n=1\n0.1");
     }
+
+    /// On a tie between two shortest spellings (-1287950157429410.25 is
+    /// exactly an f64: `.2` and `.3` both read back as it), `dumps` of a
+    /// `Value` and the writer of a Rust `f64` pick the same one.
+    #[test]
+    fn float_tie_is_written_alike_by_dumps_and_the_writer() {
+        let c = crate::Contract::from_json(
+            r#"{"prefix": "f", "records_key": "records", "core": [{"name": "x", "type": "float"}]}"#,
+        )
+        .unwrap();
+        let v = serde_json::json!({"records": [{"x": -1287950157429410.25_f64}]});
+        let dumps = crate::dumps(&v, &c).unwrap();
+        assert_eq!(super::to_string_with(&v, &c).unwrap(), dumps);
+        assert_eq!(dumps, format!("f|n=1\n{}", -1287950157429410.25_f64));
+    }
 }

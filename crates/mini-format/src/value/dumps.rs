@@ -97,6 +97,14 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
             other => Err(e06(format!("expected int, got {}", json_type(other)))),
         },
         ScalarType::Float => match v {
+            // an f64 is written with the standard library's shortest digits,
+            // as the serializer writes a Rust f64 (on a tie between two
+            // shortest spellings, serde_json's printer may pick the other)
+            #[cfg(not(feature = "arbitrary_precision"))]
+            Value::Number(n) if n.is_f64() => n
+                .as_f64()
+                .and_then(number::format_f64)
+                .ok_or_else(|| e06(format!("expected a number, got {n}"))),
             Value::Number(n) => Dec::parse(&n.to_string())
                 .map(|d| d.format(false))
                 .ok_or_else(|| e06(format!("expected a number, got {n}"))),
