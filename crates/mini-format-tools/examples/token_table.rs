@@ -92,11 +92,11 @@ fn plain_numbers(v: &mut Value) {
 fn reference_shape(canonical: &Value) -> Value {
     let mut v = canonical.clone();
     if let Value::Object(o) = &mut v {
-        mini_tools::remove_key(o, "prefix");
+        o.shift_remove("prefix");
         if let Some(h) = o.get_mut("header") {
             if let Value::Object(h) = h {
-                mini_tools::remove_key(h, "n");
-                mini_tools::remove_key(h, "v");
+                h.shift_remove("n");
+                h.shift_remove("v");
             }
             plain_numbers(h);
         }

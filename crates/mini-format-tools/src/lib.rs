@@ -39,26 +39,3 @@ mod error {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct WorkspaceReadmeDoctests;
-
-/// Removes `key` from a JSON object and keeps the order of the others,
-/// whether or not serde_json's `preserve_order` is on in this build (the
-/// tools force no serde_json feature: ADR 0019).
-#[doc(hidden)]
-pub fn remove_key(
-    map: &mut serde_json::Map<String, serde_json::Value>,
-    key: &str,
-) -> Option<serde_json::Value> {
-    let mut taken = None;
-    *map = std::mem::take(map)
-        .into_iter()
-        .filter_map(|(k, v)| {
-            if taken.is_none() && k == key {
-                taken = Some(v);
-                None
-            } else {
-                Some((k, v))
-            }
-        })
-        .collect();
-    taken
-}

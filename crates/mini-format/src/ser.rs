@@ -338,10 +338,13 @@ mod tests {
             let got = super::to_string_with(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(got, want, "{obj}");
             // the checks ran value by value, and refused what dumps refuses
+            // (with `arbitrary_precision` a `serde_json::Number` arrives as
+            // serde_json's private struct, which the writer does not read:
+            // it gives up and `dumps` writes the value, ADR 0019)
             let direct = super::direct::encode(&obj, &c);
             assert_eq!(
                 direct.as_ref().map(|d| d.verified),
-                valid.then_some(true),
+                (valid && !crate::ARBITRARY_PRECISION).then_some(true),
                 "{obj}"
             );
         }
@@ -356,8 +359,12 @@ mod tests {
             records: vec![rec(1, "lo", None, &[1, 2])],
             header: json!({"k": 2}),
         };
-        let direct = super::direct::encode(&late, &c).expect("written directly");
-        assert!(!direct.verified);
+        let direct = super::direct::encode(&late, &c);
+        if crate::ARBITRARY_PRECISION {
+            assert!(direct.is_none(), "numbers are serde_json's private struct");
+        } else {
+            assert!(!direct.expect("written directly").verified);
+        }
         assert_eq!(
             super::to_string_with(&late, &c).unwrap(),
             crate::dumps(&serde_json::to_value(&late).unwrap(), &c).unwrap()
@@ -403,6 +410,10 @@ mod tests {
         let v = serde_json::json!({"records": [{"x": -1287950157429410.25_f64}]});
         let dumps = crate::dumps(&v, &c).unwrap();
         assert_eq!(super::to_string_with(&v, &c).unwrap(), dumps);
-        assert_eq!(dumps, format!("f|n=1\n{}", -1287950157429410.25_f64));
+        // (with `arbitrary_precision` a `Number` keeps the digits it was
+        // made with, and those are what `dumps` writes)
+        if !crate::ARBITRARY_PRECISION {
+            assert_eq!(dumps, format!("f|n=1\n{}", -1287950157429410.25_f64));
+        }
     }
 }

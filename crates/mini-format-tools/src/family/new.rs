@@ -469,7 +469,7 @@ pub fn new_fork<S: AsRef<str>, T: AsRef<str>>(
         let mut f = field_spec(name.as_ref(), ty.as_ref())?;
         if from.is_some() {
             if let Value::Object(m) = &mut f {
-                crate::remove_key(m, "optional");
+                m.shift_remove("optional");
             }
         }
         added.push(f);
@@ -502,8 +502,8 @@ pub fn new_fork<S: AsRef<str>, T: AsRef<str>>(
                 }),
             );
             m.insert("parent".into(), json!(pp));
-            crate::remove_key(&mut m, "author");
-            crate::remove_key(&mut m, "source");
+            m.shift_remove("author");
+            m.shift_remove("source");
             match m.get_mut("extensions") {
                 Some(Value::Array(ext)) => ext.extend(added),
                 _ => {

@@ -97,7 +97,7 @@ impl Ctx<'_> {
                 Value::Object(m) => m,
                 _ => return Err(fail(format!("{path}: a schema must be an object"))),
             };
-            if let Some(r) = crate::remove_key(&mut m, "$ref") {
+            if let Some(r) = m.shift_remove("$ref") {
                 let Value::String(r) = r else {
                     return Err(fail(format!("{path}: $ref must be a string")));
                 };
@@ -119,7 +119,7 @@ impl Ctx<'_> {
                 node = Value::Object(t);
                 continue;
             }
-            if let Some(all) = crate::remove_key(&mut m, "allOf") {
+            if let Some(all) = m.shift_remove("allOf") {
                 let parts = all
                     .as_array()
                     .ok_or_else(|| fail(format!("{path}: allOf must be an array")))?;
@@ -161,7 +161,7 @@ impl Ctx<'_> {
     fn split_null(&self, node: &Value, path: &str) -> Result<(Obj, bool)> {
         let mut node = self.resolve(node, path)?;
         for key in ["anyOf", "oneOf"] {
-            let Some(alts) = crate::remove_key(&mut node, key) else {
+            let Some(alts) = node.shift_remove(key) else {
                 continue;
             };
             let alts = alts
@@ -549,9 +549,9 @@ fn header(ctx: &mut Ctx<'_>, raw: &Value, path: &str) -> Result<(Obj, Vec<String
                     "{kpath}: a header key cannot be a marked list"
                 )));
             }
-            crate::remove_key(&mut hk, "name");
-            crate::remove_key(&mut hk, "optional");
-            if crate::remove_key(&mut hk, "unique").is_some() {
+            hk.shift_remove("name");
+            hk.shift_remove("optional");
+            if hk.shift_remove("unique").is_some() {
                 ctx.unsupported(&kpath, vec!["x-mini.unique on a header key".into()])?;
             }
             keys.insert(k.clone(), Value::Object(hk));
@@ -743,7 +743,7 @@ pub fn from_schema(
     if let Some(order) = meta.get("header_order").and_then(Value::as_array) {
         let mut sorted = Map::new();
         for k in order.iter().filter_map(Value::as_str) {
-            if let Some(v) = crate::remove_key(&mut header_keys, k) {
+            if let Some(v) = header_keys.shift_remove(k) {
                 sorted.insert(k.to_string(), v);
             }
         }

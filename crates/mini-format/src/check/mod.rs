@@ -645,23 +645,25 @@ pub fn field_json(v: &mut FieldValue<'_>, kind: &Kind, default: Option<&Value>) 
             let Kind::Tuple(comps) = kind else {
                 return Value::Null;
             };
-            Value::Object(tuple_json(parts, &tuple_template(comps)))
+            Value::Object(tuple_json(parts, tuple_template(comps)))
         }
     }
 }
 
-/// The component names of a tuple, in order (see [`RecordTemplate`]).
-fn tuple_template(comps: &[Component]) -> Vec<String> {
-    comps.iter().map(|c| c.name.clone()).collect()
+/// The components of a tuple, in order, each with a null value (see
+/// [`RecordTemplate`]).
+fn tuple_template(comps: &[Component]) -> Map<String, Value> {
+    comps
+        .iter()
+        .map(|c| (c.name.clone(), Value::Null))
+        .collect()
 }
 
-/// A tuple's object: its component names (see [`tuple_template`]) with the
-/// parts moved in, inserted in order (the map's own order decides how it
-/// iterates: contract order with `preserve_order`, sorted without).
-fn tuple_json(parts: &mut Vec<Option<Atom<'_>>>, names: &[String]) -> Map<String, Value> {
-    let mut m = Map::new();
-    for (name, p) in names.iter().zip(parts.drain(..)) {
-        m.insert(name.clone(), p.map_or(Value::Null, atom_to_json));
+/// A tuple's object: its template (see [`tuple_template`]) with the parts
+/// moved in.
+fn tuple_json(parts: &mut Vec<Option<Atom<'_>>>, mut m: Map<String, Value>) -> Map<String, Value> {
+    for (slot, p) in m.values_mut().zip(parts.drain(..)) {
+        *slot = p.map_or(Value::Null, atom_to_json);
     }
     m
 }
@@ -982,21 +984,21 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
 }
 
 /// The canonical keys of a contract's records (and of its tuple fields),
-/// in order, made once per document. [`RecordTemplate::record_json`]
-/// inserts each record's values under them in order; the map decides its
-/// own iteration order (contract order with serde_json's `preserve_order`,
-/// sorted without), so nothing relies on it (ADR 0019).
+/// in order, each with a null value. [`RecordTemplate::record_json`] clones
+/// them: a clone copies a key table as it is, so no key is hashed per record
+/// (ADR 0018). The contract guarantees the keys are distinct, so a template
+/// has exactly one slot per key.
 #[derive(Debug, Clone)]
 pub struct RecordTemplate {
-    keys: Vec<String>,
+    keys: Map<String, Value>,
     /// The components of each field that is a tuple, by field index.
-    tuples: Vec<Option<Vec<String>>>,
+    tuples: Vec<Option<Map<String, Value>>>,
 }
 
 impl RecordTemplate {
     /// The template of `contract`'s records.
     pub fn new(contract: &Contract) -> Self {
-        let mut keys = Vec::with_capacity(contract.fields().len() + 2);
+        let mut keys = Map::with_capacity(contract.fields().len() + 2);
         let mut tuples = Vec::with_capacity(contract.fields().len());
         for f in contract.fields() {
             match &f.kind {
@@ -1005,10 +1007,12 @@ impl RecordTemplate {
                     selected_key,
                     ..
                 } => {
-                    keys.push(items_key.clone());
-                    keys.push(selected_key.clone());
+                    keys.insert(items_key.clone(), Value::Null);
+                    keys.insert(selected_key.clone(), Value::Null);
                 }
-                _ => keys.push(f.name.clone()),
+                _ => {
+                    keys.insert(f.name.clone(), Value::Null);
+                }
             }
             tuples.push(match &f.kind {
                 Kind::Tuple(comps) => Some(tuple_template(comps)),
@@ -1026,11 +1030,11 @@ impl RecordTemplate {
         contract: &Contract,
         values: &mut [FieldValue<'_>],
     ) -> Map<String, Value> {
-        let mut m = Map::new();
-        let mut keys = self.keys.iter();
+        let mut m = self.keys.clone();
+        let mut slots = m.values_mut();
         let mut put = |value: Value| {
-            if let Some(key) = keys.next() {
-                m.insert(key.clone(), value);
+            if let Some(slot) = slots.next() {
+                *slot = value;
             }
         };
         for ((f, v), tuple) in contract.fields().iter().zip(values).zip(&self.tuples) {
@@ -1044,7 +1048,7 @@ impl RecordTemplate {
                     put(sel);
                 }
                 (Kind::Tuple(_), FieldValue::Tuple(parts), Some(t)) => {
-                    put(Value::Object(tuple_json(parts, t)));
+                    put(Value::Object(tuple_json(parts, t.clone())));
                 }
                 (kind, v, _) => put(field_json(v, kind, f.default.as_ref())),
             }
