@@ -356,13 +356,16 @@ pub(crate) struct MiniContainer {
     pub(crate) version: Option<u64>,
     pub(crate) name: Option<LitStr>,
     pub(crate) description: Option<LitStr>,
+    /// `#[mini(crate = "…")]`: the path of the `mini` crate (checked here;
+    /// [`crate_path`] reads it for the expansion).
+    pub(crate) krate: Option<syn::Path>,
     /// The first document-only key, to report when there is no prefix.
     pub(crate) first_doc_key: Option<syn::Path>,
     /// Whether `prefix` was written (even with a bad value).
     pub(crate) has_prefix: bool,
 }
 
-const CONTAINER_KEYS: &str = "prefix, records, separator, version, name, description";
+const CONTAINER_KEYS: &str = "prefix, records, separator, version, name, description, crate";
 
 pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniContainer {
     let mut out = MiniContainer::default();
@@ -390,6 +393,10 @@ pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniCo
                 "description" => {
                     let v = lit_str(&meta, "mini", "\"…\"")?;
                     once(&mut out.description, v, &meta)
+                }
+                "crate" => {
+                    let p = crate_value(&meta)?;
+                    once(&mut out.krate, p, &meta)
                 }
                 "separator" => {
                     if !meta.input.peek(Token![=]) {
@@ -434,6 +441,61 @@ pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniCo
         }
     }
     out
+}
+
+/// The value of `#[mini(crate = "…")]`: a path in a string, as serde's
+/// `#[serde(crate = "…")]`.
+fn crate_value(meta: &ParseNestedMeta) -> syn::Result<syn::Path> {
+    let s = lit_str(meta, "mini", "\"mini\"")?;
+    s.parse::<syn::Path>().map_err(|_| {
+        syn::Error::new_spanned(
+            &s,
+            "#[mini(crate)] takes the path of the mini crate as a string: \
+             #[mini(crate = \"mini\")] or #[mini(crate = \"my_reexports::mini\")]",
+        )
+    })
+}
+
+/// The path the expansion names the `mini` crate by: `#[mini(crate = "…")]`
+/// on the type, `::mini` by default. Malformed values are reported by
+/// [`mini_container`] (or [`enum_container`]); here they fall back to the
+/// default so that the expansion stays well formed.
+pub(crate) fn crate_path(attrs: &[Attribute]) -> syn::Path {
+    let mut out = None;
+    for a in attrs.iter().filter(|a| is_mini(a)) {
+        let _ = a.parse_nested_meta(|meta| {
+            if key(&meta) == "crate" {
+                out = Some(crate_value(&meta)?);
+            } else {
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+    }
+    out.unwrap_or_else(|| syn::parse_quote!(::mini))
+}
+
+/// Container-level `#[mini(...)]` on an enum: only `crate` applies; any
+/// other key is reported with `why`.
+pub(crate) fn enum_container(attrs: &[Attribute], why: &str, errors: &mut Errors) {
+    for a in attrs.iter().filter(|a| is_mini(a)) {
+        let mut krate = None;
+        let mut other = false;
+        let r = a.parse_nested_meta(|meta| {
+            if key(&meta) == "crate" {
+                let p = crate_value(&meta)?;
+                once(&mut krate, p, &meta)
+            } else {
+                other = true;
+                skip_value(&meta)
+            }
+        });
+        if other {
+            errors.push(syn::Error::new_spanned(a, why));
+        } else if let Err(e) = r {
+            errors.push(e);
+        }
+    }
 }
 
 /// A bound as written: `min = 2`, `min = -3`, `min = 0.5`, `min = "2024-01-01"`.

@@ -1,4 +1,5 @@
-//! The generated `impl ::mini::Mini`.
+//! The generated `impl mini::Mini` (and `impl mini::MiniDocument` for a
+//! document type), under the path `#[mini(crate = "…")]` gives.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
@@ -8,7 +9,9 @@ use syn::{Data, DataEnum, DataStruct, DeriveInput, Fields, GenericParam, LitStr}
 use crate::attr::{self, BoundLit, Errors, MiniContainer, MiniField, Rule};
 use crate::case;
 
-pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
+    let krate = attr::crate_path(&input.attrs);
+    let krate = &krate;
     let mut errors = Errors::default();
     for p in &input.generics.params {
         if !matches!(p, GenericParam::Lifetime(_)) {
@@ -20,9 +23,9 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     }
     let (body, container) = match &input.data {
-        Data::Enum(e) => (enum_body(input, e, &mut errors), None),
+        Data::Enum(e) => (enum_body(input, e, krate, &mut errors), None),
         Data::Struct(s) => {
-            let (body, c) = struct_body(input, s, &mut errors);
+            let (body, c) = struct_body(input, s, krate, &mut errors);
             (body, Some(c))
         }
         Data::Union(u) => {
@@ -33,47 +36,81 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             (TokenStream::new(), None)
         }
     };
-    errors.finish()?;
 
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let cached = match container {
-        // The cell keeps the diagnostics so a cached E20 keeps its code.
+    if let Err(e) = errors.finish() {
+        // The errors, plus an impl of both traits that says the derive
+        // failed: without it every use of the type (a field of another
+        // derived type, `mini::from_str::<T>`) would add a follow-on
+        // "the trait bound `T: Mini` is not satisfied" to the real error.
+        let error = e.into_compile_error();
+        return quote! {
+            #error
+            const _: () = {
+                #[automatically_derived]
+                impl #impl_generics #krate::Mini for #ident #ty_generics #where_clause {
+                    fn describe() -> #krate::__private::typed::Describe {
+                        #krate::__private::typed::Describe::Unsupported(
+                            "#[derive(mini::Mini)] failed on this type: see its compile error",
+                        )
+                    }
+                }
+                #[automatically_derived]
+                impl #impl_generics #krate::MiniDocument for #ident #ty_generics #where_clause {}
+            };
+        };
+    }
+    let document = matches!(
+        container,
         Some(MiniContainer {
-            prefix: Some(_), ..
-        }) => quote! {
-            fn cached_contract() -> ::mini::Result<::std::borrow::Cow<'static, ::mini::Contract>> {
-                type Failure = (::std::string::String, ::std::vec::Vec<::mini::Diagnostic>);
-                static CELL: ::std::sync::OnceLock<::std::result::Result<::mini::Contract, Failure>> =
+            prefix: Some(_),
+            ..
+        })
+    );
+    let cached = if document {
+        // The cell keeps the diagnostics so a cached E20 keeps its code.
+        quote! {
+            fn cached_contract() -> #krate::Result<::std::borrow::Cow<'static, #krate::Contract>> {
+                type Failure = (::std::string::String, ::std::vec::Vec<#krate::Diagnostic>);
+                static CELL: ::std::sync::OnceLock<::std::result::Result<#krate::Contract, Failure>> =
                     ::std::sync::OnceLock::new();
                 match CELL.get_or_init(|| {
-                    <Self as ::mini::Mini>::try_contract()
+                    <Self as #krate::Mini>::try_contract()
                         .map_err(|e| (::std::string::ToString::to_string(&e), e.diagnostics().to_vec()))
                 }) {
                     ::std::result::Result::Ok(c) => ::std::result::Result::Ok(::std::borrow::Cow::Borrowed(c)),
                     ::std::result::Result::Err((_, d)) if !d.is_empty() => {
-                        ::std::result::Result::Err(::mini::Error::invalid(::std::clone::Clone::clone(d)))
+                        ::std::result::Result::Err(#krate::Error::invalid(::std::clone::Clone::clone(d)))
                     }
                     ::std::result::Result::Err((m, _)) => {
-                        ::std::result::Result::Err(::mini::Error::message(::std::clone::Clone::clone(m)))
+                        ::std::result::Result::Err(#krate::Error::message(::std::clone::Clone::clone(m)))
                     }
                 }
             }
-        },
-        _ => TokenStream::new(),
+        }
+    } else {
+        TokenStream::new()
     };
-    Ok(quote! {
+    let document_impl = document.then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::MiniDocument for #ident #ty_generics #where_clause {}
+        }
+    });
+    quote! {
         const _: () = {
             #[automatically_derived]
-            impl #impl_generics ::mini::Mini for #ident #ty_generics #where_clause {
+            impl #impl_generics #krate::Mini for #ident #ty_generics #where_clause {
                 #[allow(clippy::needless_update)]
-                fn describe() -> ::mini::__private::typed::Describe {
+                fn describe() -> #krate::__private::typed::Describe {
                     #body
                 }
                 #cached
             }
+            #document_impl
         };
-    })
+    }
 }
 
 fn unraw(ident: &syn::Ident) -> String {
@@ -82,12 +119,18 @@ fn unraw(ident: &syn::Ident) -> String {
         .map_or_else(|| s.clone(), str::to_owned)
 }
 
-fn enum_body(input: &DeriveInput, e: &DataEnum, errors: &mut Errors) -> TokenStream {
+fn enum_body(
+    input: &DeriveInput,
+    e: &DataEnum,
+    krate: &syn::Path,
+    errors: &mut Errors,
+) -> TokenStream {
     let serde = attr::serde_container(&input.attrs, errors);
-    attr::no_mini(
+    attr::enum_container(
         &input.attrs,
-        "#[mini(...)] does not apply to an enum: a unit enum is written as one of its variant \
-         names (use #[serde(rename)] / #[serde(rename_all)] to change them)",
+        "#[mini(...)] does not apply to an enum (except #[mini(crate = \"…\")]): a unit enum is \
+         written as one of its variant names (use #[serde(rename)] / #[serde(rename_all)] to \
+         change them)",
         errors,
     );
     let mut names = Vec::new();
@@ -122,7 +165,7 @@ fn enum_body(input: &DeriveInput, e: &DataEnum, errors: &mut Errors) -> TokenStr
         }
     }
     quote! {
-        ::mini::__private::typed::Describe::Enum(::std::vec![
+        #krate::__private::typed::Describe::Enum(::std::vec![
             #(::std::string::String::from(#names)),*
         ])
     }
@@ -132,24 +175,24 @@ fn opt_str(v: Option<&LitStr>) -> Option<TokenStream> {
     v.map(|s| quote!(::core::option::Option::Some(#s)))
 }
 
-fn bound_tokens(b: &BoundLit) -> TokenStream {
+fn bound_tokens(b: &BoundLit, krate: &syn::Path) -> TokenStream {
     let inner = match b {
         BoundLit::Int(m, neg) => {
             let lit = Literal::u128_unsuffixed(*m);
             let sign = neg.then(|| quote!(-));
-            quote!(::mini::__private::typed::Bound::Int(#sign #lit))
+            quote!(#krate::__private::typed::Bound::Int(#sign #lit))
         }
         BoundLit::Float(v) => {
             let lit = Literal::f64_unsuffixed(v.abs());
             let sign = v.is_sign_negative().then(|| quote!(-));
-            quote!(::mini::__private::typed::Bound::Float(#sign #lit))
+            quote!(#krate::__private::typed::Bound::Float(#sign #lit))
         }
-        BoundLit::Str(s) => quote!(::mini::__private::typed::Bound::Str(#s)),
+        BoundLit::Str(s) => quote!(#krate::__private::typed::Bound::Str(#s)),
     };
     quote!(::core::option::Option::Some(#inner))
 }
 
-fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
+fn field_attrs(m: &MiniField, serde_default: bool, krate: &syn::Path) -> TokenStream {
     let mut sets = Vec::new();
     if m.unique.is_some() {
         sets.push(quote!(unique: true));
@@ -164,7 +207,7 @@ fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
             Rule::AtMostOne => quote!(AtMostOne),
             Rule::Any => quote!(Any),
         };
-        sets.push(quote!(mlist: ::core::option::Option::Some(::mini::contract::MarkerRule::#r)));
+        sets.push(quote!(mlist: ::core::option::Option::Some(#krate::contract::MarkerRule::#r)));
     }
     if let Some(s) = opt_str(m.selected.as_ref()) {
         sets.push(quote!(selected: #s));
@@ -173,11 +216,11 @@ fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
         sets.push(quote!(count_key: #s));
     }
     if let Some(b) = &m.min {
-        let b = bound_tokens(b);
+        let b = bound_tokens(b, krate);
         sets.push(quote!(min: #b));
     }
     if let Some(b) = &m.max {
-        let b = bound_tokens(b);
+        let b = bound_tokens(b, krate);
         sets.push(quote!(max: #b));
     }
     if let Some(s) = opt_str(m.desc.as_ref()) {
@@ -187,7 +230,7 @@ fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
         sets.push(quote!(serde_default: true));
     }
     quote! {
-        ::mini::__private::typed::FieldAttrs {
+        #krate::__private::typed::FieldAttrs {
             #(#sets,)*
             ..::core::default::Default::default()
         }
@@ -197,6 +240,7 @@ fn field_attrs(m: &MiniField, serde_default: bool) -> TokenStream {
 fn struct_body(
     input: &DeriveInput,
     s: &DataStruct,
+    krate: &syn::Path,
     errors: &mut Errors,
 ) -> (TokenStream, MiniContainer) {
     let serde = attr::serde_container(&input.attrs, errors);
@@ -228,6 +272,7 @@ fn struct_body(
         }
     };
     let mut fields = Vec::new();
+    let mut names: Vec<(String, &syn::Ident)> = Vec::new();
     for f in named.into_iter().flat_map(|n| &n.named) {
         let Some(ident) = &f.ident else { continue };
         let sf = attr::serde_field(&f.attrs, "field", errors);
@@ -255,11 +300,12 @@ fn struct_body(
                 continue;
             }
         };
+        names.push((name.clone(), ident));
         let ty = &f.ty;
-        let describe = quote_spanned!(ty.span()=> <#ty as ::mini::Mini>::describe());
-        let attrs = field_attrs(&mf, sf.default || serde.default);
+        let describe = quote_spanned!(ty.span()=> <#ty as #krate::Mini>::describe());
+        let attrs = field_attrs(&mf, sf.default || serde.default, krate);
         fields.push(quote! {
-            ::mini::__private::typed::FieldDesc {
+            #krate::__private::typed::FieldDesc {
                 name: ::std::borrow::Cow::Borrowed(#name),
                 ty: #describe,
                 attrs: #attrs,
@@ -267,12 +313,65 @@ fn struct_body(
         });
     }
 
-    let body = struct_desc(&unraw(&input.ident), &mini, &fields);
+    if mini.prefix.is_some() && named.is_some() {
+        document_fields(input, &mini, &names, errors);
+    }
+    let body = struct_desc(&unraw(&input.ident), &mini, &fields, krate);
     (body, mini)
 }
 
+/// The fields of a document struct: `header`, the records field (named by
+/// `#[mini(records = "…")]`, default `records`) and optionally `prefix`.
+/// Any other name is most often the records field under another name: the
+/// message says which attribute names it.
+fn document_fields(
+    input: &DeriveInput,
+    mini: &MiniContainer,
+    names: &[(String, &syn::Ident)],
+    errors: &mut Errors,
+) {
+    let records = mini
+        .records
+        .as_ref()
+        .map_or_else(|| "records".to_string(), LitStr::value);
+    for (name, ident) in names {
+        if name == "header" || name == "prefix" || *name == records {
+            continue;
+        }
+        let msg = match &mini.records {
+            None => format!(
+                "a document struct holds `header`, `records` and optionally `prefix`: if `{name}` \
+                 holds the records, add #[mini(records = \"{name}\")] to the struct"
+            ),
+            Some(_) => format!(
+                "a document struct holds `header`, `{records}` (its #[mini(records = \"{records}\")]) \
+                 and optionally `prefix`: `{name}` is none of them (to make `{name}` the records \
+                 field, write #[mini(records = \"{name}\")])"
+            ),
+        };
+        errors.push(syn::Error::new_spanned(ident, msg));
+    }
+    // A field under another name has been reported above, with the fix.
+    if names.iter().all(|(n, _)| n == "header" || n == "prefix") {
+        let hint = if mini.records.is_none() {
+            " (or name your own with #[mini(records = \"…\")])"
+        } else {
+            ""
+        };
+        errors.push(syn::Error::new_spanned(
+            &input.ident,
+            format!("a document struct needs its records field: `{records}: Vec<Record>`{hint}"),
+        ));
+    }
+}
+
 /// The `Describe::Struct` of a struct, behind a guard against recursion.
-fn struct_desc(rust_name: &str, mini: &MiniContainer, fields: &[TokenStream]) -> TokenStream {
+fn struct_desc(
+    rust_name: &str,
+    mini: &MiniContainer,
+    fields: &[TokenStream],
+    krate: &syn::Path,
+) -> TokenStream {
     let mut sets = vec![quote!(rust_name: #rust_name)];
     for (k, v) in [
         ("prefix", &mini.prefix),
@@ -308,13 +407,13 @@ fn struct_desc(rust_name: &str, mini: &MiniContainer, fields: &[TokenStream]) ->
                 }
             }
             if BUSY.with(|b| b.replace(true)) {
-                return ::mini::__private::typed::Describe::Unsupported(
+                return #krate::__private::typed::Describe::Unsupported(
                     "a struct that contains itself cannot be written: a .mini record is one flat line",
                 );
             }
             Reset
         };
-        ::mini::__private::typed::Describe::Struct(::mini::__private::typed::StructDesc {
+        #krate::__private::typed::Describe::Struct(#krate::__private::typed::StructDesc {
             #(#sets,)*
             fields: ::std::vec![#(#fields),*],
             ..::core::default::Default::default()

@@ -41,15 +41,23 @@ pub mod value;
 pub use contract::{Contract, Registry};
 pub use de::{from_reader, from_slice, from_str, from_str_with, Deserializer};
 pub use error::{Code, Diagnostic, Error, Limit, Result};
+/// The attribute reference is the module [`mini::derive`](crate::derive);
+/// the trait implemented is [`Mini`](trait@crate::Mini).
 #[cfg(feature = "derive")]
 pub use mini_format_derive::Mini;
 pub use ser::{to_string, to_string_with, to_writer};
 pub use stream::{Reader, ReaderOptions, StreamEnd};
-pub use typed::{Date, Decimal, Mini};
+pub use typed::{Date, Decimal, Mini, MiniDocument};
 pub use value::{
     detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
     validate, Diagnostics, Document, ParseOptions, Record,
 };
+
+/// `#[derive(mini::Mini)]`: the attribute reference (a module of
+/// documentation only; the derive itself is [`Mini`](macro@crate::Mini)).
+#[cfg(feature = "derive")]
+#[doc = include_str!("derive.md")]
+pub mod derive {}
 
 /// Whether this build holds ints beyond `i64`/`u64` exactly: true with the
 /// `arbitrary_precision` feature; without it such an int is E06 with a

@@ -927,12 +927,6 @@ struct CountKeyOnScalarRow {
 
 #[derive(mini::Mini)]
 #[mini(prefix = "x")]
-struct NoRecords {
-    header: QuizHeader,
-}
-
-#[derive(mini::Mini)]
-#[mini(prefix = "x")]
 struct Recursive {
     records: Vec<Node>,
 }
@@ -987,11 +981,8 @@ fn e20_count_key_on_a_scalar() {
     assert!(m.contains("count_key"), "{m}");
 }
 
-#[test]
-fn e20_no_records() {
-    let m = e20::<NoRecords>();
-    assert!(m.contains("NoRecords.records"), "{m}");
-}
+// A document without its records field, or with it under another name
+// than `#[mini(records)]` says, is a compile error (tests/ui/records_field_name.rs).
 
 #[test]
 fn e20_not_a_document() {
@@ -1041,4 +1032,55 @@ fn contract_panics_on_e20() {
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+}
+
+// ---------------------------------------------------------------------------
+// #[mini(crate = "…")]: the expansion names the crate by the given path
+// ---------------------------------------------------------------------------
+
+/// `mini` under another name, as a crate that re-exports it (or renames the
+/// dependency) sees it.
+mod renamed_crate {
+    extern crate mini as renamed;
+
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, renamed::Mini)]
+    #[mini(crate = "renamed", prefix = "t", records = "tasks")]
+    pub struct Todos {
+        pub tasks: Vec<Task>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, renamed::Mini)]
+    #[mini(crate = "renamed")]
+    pub struct Task {
+        #[mini(unique)]
+        pub title: String,
+        pub state: State,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, renamed::Mini)]
+    #[mini(crate = "self::renamed")]
+    #[serde(rename_all = "lowercase")]
+    pub enum State {
+        Open,
+        Done,
+    }
+
+    pub fn read(text: &str) -> renamed::Result<Todos> {
+        renamed::from_str(text)
+    }
+}
+
+#[test]
+fn crate_attribute_names_the_mini_crate_by_another_path() {
+    let todos = renamed_crate::read("t|n=1\nbuy milk|done").unwrap();
+    assert_eq!(todos.tasks[0].state, renamed_crate::State::Done);
+    let c = <renamed_crate::Todos as Mini>::contract();
+    assert_eq!(
+        contract_json::<renamed_crate::Todos>()["core"][1]["values"],
+        json!(["open", "done"])
+    );
+    assert_eq!(c.records_key(), "tasks");
+    assert!(c.fields()[0].unique);
 }

@@ -244,7 +244,9 @@ pub fn contract_json(d: &Describe) -> Result<Value> {
                 return Err(cx.err(
                     k,
                     format_args!(
-                        "a document struct holds `header`, `{records_key}` and optionally `prefix`"
+                        "a document struct holds `header`, `{records_key}` and optionally \
+                         `prefix`: if `{k}` holds the records, add #[mini(records = \"{k}\")] to \
+                         the struct"
                     ),
                 ))
             }
@@ -253,7 +255,8 @@ pub fn contract_json(d: &Describe) -> Result<Value> {
     let Some(record) = record else {
         return Err(cx.err(
             records_key,
-            "missing: the document needs a Vec of records under this name",
+            "missing: the document needs a Vec of records under this name (or the name of \
+             its own records field in #[mini(records = \"…\")])",
         ));
     };
     let mut out = Map::new();

@@ -95,6 +95,25 @@ pub struct FieldAttrs {
     pub serde_default: bool,
 }
 
+/// A *document* type: a struct deriving [`Mini`] with
+/// `#[mini(prefix = "…")]`, whose contract [`Mini::contract`] builds.
+///
+/// [`from_str`](crate::from_str), [`from_slice`](crate::from_slice) and
+/// [`from_reader`](crate::from_reader) read a whole document, so they take
+/// only such types: reading a record or a header type with them is a
+/// compile error, not an E20 at run time. To read with a contract loaded at
+/// run time, use [`from_str_with`](crate::from_str_with), which takes any
+/// serde type. `#[derive(mini::Mini)]` implements this trait; there is
+/// nothing to implement by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a .mini document type",
+    label = "not a struct with #[mini(prefix = \"…\")]",
+    note = "`mini::from_str` reads a whole document: derive `mini::Mini` on a struct with \
+            #[mini(prefix = \"…\")] holding `header` and the records, or read with a contract \
+            loaded at run time through `mini::from_str_with`"
+)]
+pub trait MiniDocument: Mini {}
+
 /// A bound written in an attribute.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Bound {
