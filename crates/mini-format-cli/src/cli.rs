@@ -797,7 +797,8 @@ fn encoding(enc: &str) -> Result<mini_tools::tokens::Encoding, Output> {
 fn tokens(file: &str, enc: &str) -> Result<Output, Output> {
     let enc = encoding(enc)?;
     let text = text_input(file)?;
-    let n = mini_tools::tokens::try_count(&text, enc).map_err(|e| usage(e.to_string()))?;
+    // the count `mini stats` shows for the same document
+    let n = mini_tools::tokens::count_document(&text, enc).map_err(|e| usage(e.to_string()))?;
     Ok(Output::default().out(format!("{n} tokens ({}), {} bytes", enc.name(), text.len())))
 }
 

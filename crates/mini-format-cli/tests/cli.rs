@@ -382,3 +382,36 @@ fn ndjson_stream_emits_the_first_record_before_the_input_ends() {
     assert_eq!(summary["summary"]["complete"], true);
     assert_eq!(summary["summary"]["received"], 2);
 }
+
+#[test]
+fn tokens_and_stats_agree_and_savings_read_as_savings() {
+    // quiz.mini quotes a list element (not the canonical form); tickets.mini
+    // is as the serializer writes it
+    for (file, canonical) in [
+        ("examples/quiz.mini", false),
+        ("examples/tickets.mini", true),
+    ] {
+        let o = mini(&["tokens", file], None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let counted: usize = stdout(&o).split(' ').next().unwrap().parse().unwrap();
+        let o = mini(&["stats", file, "--forks", FORKS, "--format", "json"], None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["formats"][0]["format"], "mini");
+        assert_eq!(v["written_tokens"], counted, "{file}");
+        assert_eq!(
+            v["formats"][0]["tokens"] == counted,
+            canonical,
+            "{file}: {v}"
+        );
+        // a saving is positive, named saving_pct
+        assert!(v["formats"][0]["saving_pct"].as_f64().unwrap() > 0.0, "{v}");
+        let o = mini(&["stats", file, "--forks", FORKS], None);
+        let table = stdout(&o);
+        let row = table.lines().find(|l| l.starts_with(".mini")).unwrap();
+        assert!(row.contains("saves ") && row.ends_with(" %"), "{row}");
+        let note =
+            format!("(.mini as written: {counted} tokens; the table counts its canonical form)");
+        assert_eq!(table.contains(&note), !canonical, "{table}");
+    }
+}

@@ -147,7 +147,7 @@ fn print_tokens_table(all: &[Stats]) {
             line.push_str(&format!(" {} |", s.tokens(f)));
         }
         for f in VERSUS {
-            line.push_str(&format!(" {} |", pct(s.savings(Format::Mini, f))));
+            line.push_str(&format!(" {} |", pct(-s.saving_pct(Format::Mini, f))));
         }
         println!("{line}");
     }
@@ -159,7 +159,7 @@ fn print_tokens_table(all: &[Stats]) {
         ));
     }
     for f in VERSUS {
-        let m = mean(all.iter().map(|s| s.savings(Format::Mini, f)));
+        let m = mean(all.iter().map(|s| -s.saving_pct(Format::Mini, f)));
         line.push_str(&format!(" **{}** |", pct(m)));
     }
     println!("{line}");
@@ -212,8 +212,8 @@ fn main() -> ExitCode {
     for (name, f, published) in PUBLISHED_MEANS {
         println!(
             "| {name} | {:+.2} % | {:+.2} % | {} |",
-            mean(now.iter().map(|s| s.savings(Format::Mini, f))),
-            mean(old.iter().map(|s| s.savings(Format::Mini, f))),
+            mean(now.iter().map(|s| -s.saving_pct(Format::Mini, f))),
+            mean(old.iter().map(|s| -s.saving_pct(Format::Mini, f))),
             pct(published)
         );
     }

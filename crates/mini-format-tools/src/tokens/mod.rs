@@ -23,8 +23,16 @@
 //! its selection key as a column with the 1-based index (`;`-joined when
 //! several); a tuple becomes one column per component, `field_component`.
 //!
-//! Savings are relative token counts: `(tokens − baseline) / baseline × 100`,
-//! so a **negative** percentage means fewer tokens than the baseline.
+//! A saving is a relative token count, `(baseline − tokens) / baseline × 100`
+//! ([`FormatStats::saving_pct`]): **positive** when a format needs fewer
+//! tokens than the baseline, as the reference reports it.
+//!
+//! A document as written (`mini tokens FILE`, [`count_document`]) is counted
+//! without one final line break, which ends a file but not a record; the
+//! `.mini` row of [`stats`] counts the canonical text, which is the same
+//! text for a document written by the serializer. When the two differ
+//! (quotes, over-escaping, blank lines), [`Stats::written_tokens`] keeps
+//! the count as written and the table shows both.
 //!
 //! ```
 //! use mini_tools::tokens::{count, Encoding};
@@ -123,6 +131,20 @@ pub fn count(text: &str, enc: Encoding) -> usize {
         Ok(bpe) => bpe.encode_ordinary(text).len(),
         Err(e) => panic!("the tokenizer vocabulary shipped in tiktoken-rs failed to load: {e}"),
     }
+}
+
+/// A document's text as counted: without one final line break (`\n` or
+/// `\r\n`), which ends the file but is not part of the last record (the
+/// serializer never writes it).
+pub fn document_text(text: &str) -> &str {
+    text.strip_suffix('\n')
+        .map_or(text, |t| t.strip_suffix('\r').unwrap_or(t))
+}
+
+/// The tokens of a document as written ([`document_text`]): what
+/// `mini tokens FILE` prints, and what [`Stats::written_tokens`] holds.
+pub fn count_document(text: &str, enc: Encoding) -> Result<usize> {
+    try_count(document_text(text), enc)
 }
 
 /// [`count`] that reports a vocabulary that failed to load as an error
@@ -279,9 +301,11 @@ pub struct FormatStats {
     pub bytes: usize,
     /// Tokens of the text.
     pub tokens: usize,
-    /// Token difference from compact JSON, in percent of compact JSON's
-    /// tokens: negative when this format needs fewer tokens.
-    pub savings_vs_json_compact: f64,
+    /// Tokens saved against compact JSON, in percent of compact JSON's
+    /// tokens: `(json − tokens) / json × 100`, **positive when this format
+    /// needs fewer tokens** (as the reference reports it: "saving 39.7 %"),
+    /// negative when it needs more.
+    pub saving_pct: f64,
 }
 
 /// Tokens and bytes of one document in every [`Format`].
@@ -295,14 +319,32 @@ pub struct Stats {
     pub encoding: Encoding,
     /// One entry per format, in the order of [`Format::ALL`].
     pub formats: Vec<FormatStats>,
+    /// The tokens of the document as written ([`count_document`]), when
+    /// [`stats`] was given its text; equal to the `.mini` row when the
+    /// document is in canonical form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_tokens: Option<usize>,
 }
 
-/// `(tokens − baseline) / baseline × 100`; 0 for an empty baseline.
-fn percent(tokens: usize, baseline: usize) -> f64 {
+/// `(baseline − tokens) / baseline × 100`: positive when `tokens` is the
+/// smaller; 0 for an empty baseline.
+fn saving(tokens: usize, baseline: usize) -> f64 {
     if baseline == 0 {
         0.0
     } else {
-        (tokens as f64 - baseline as f64) / baseline as f64 * 100.0
+        (baseline as f64 - tokens as f64) / baseline as f64 * 100.0
+    }
+}
+
+/// "saves 39.7 %", "costs 12.0 % more" or "same" (one decimal).
+pub fn describe_saving(pct: f64) -> String {
+    let shown = format!("{:.1}", pct.abs());
+    if shown == "0.0" {
+        "same".to_string()
+    } else if pct > 0.0 {
+        format!("saves {shown} %")
+    } else {
+        format!("costs {shown} % more")
     }
 }
 
@@ -324,7 +366,7 @@ impl Stats {
                     format: f,
                     bytes: text.len(),
                     tokens,
-                    savings_vs_json_compact: percent(tokens, base),
+                    saving_pct: saving(tokens, base),
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -333,6 +375,7 @@ impl Stats {
             records,
             encoding: enc,
             formats,
+            written_tokens: None,
         })
     }
 
@@ -346,17 +389,24 @@ impl Stats {
         self.get(format).map_or(0, |f| f.tokens)
     }
 
-    /// Token difference of `format` from `baseline`, in percent of the
-    /// baseline: negative when `format` needs fewer tokens.
-    pub fn savings(&self, format: Format, baseline: Format) -> f64 {
-        percent(self.tokens(format), self.tokens(baseline))
+    /// Tokens `format` saves against `baseline`, in percent of the
+    /// baseline: positive when `format` needs fewer tokens.
+    pub fn saving_pct(&self, format: Format, baseline: Format) -> f64 {
+        saving(self.tokens(format), self.tokens(baseline))
     }
 
-    /// A plain-text table: one line per format with tokens, bytes and the
-    /// difference from compact JSON.
+    /// The signed token difference of `format` from `baseline` in percent
+    /// (negative when `format` needs fewer tokens): `-saving_pct`.
+    #[deprecated(note = "use `saving_pct`, positive when a format needs fewer tokens")]
+    pub fn savings(&self, format: Format, baseline: Format) -> f64 {
+        -self.saving_pct(format, baseline)
+    }
+
+    /// A plain-text table: one line per format with tokens, bytes and what
+    /// it saves against compact JSON ("saves 39.7 %", "costs 12.0 % more").
     pub fn render_table(&self) -> String {
         let mut out = format!(
-            "{}: {} record(s), {}\n{:<18} {:>8} {:>8} {:>16}",
+            "{}: {} record(s), {}\n{:<18} {:>8} {:>8}  {}",
             self.prefix,
             self.records,
             self.encoding,
@@ -366,12 +416,24 @@ impl Stats {
             "vs JSON compact"
         );
         for f in &self.formats {
+            let vs = if f.format == Format::JsonCompact {
+                "baseline".to_string()
+            } else {
+                describe_saving(f.saving_pct)
+            };
             out.push_str(&format!(
-                "\n{:<18} {:>8} {:>8} {:>14.1} %",
+                "\n{:<18} {:>8} {:>8}  {vs}",
                 f.format.label(),
                 f.tokens,
                 f.bytes,
-                f.savings_vs_json_compact
+            ));
+        }
+        if let Some(w) = self
+            .written_tokens
+            .filter(|&w| w != self.tokens(Format::Mini))
+        {
+            out.push_str(&format!(
+                "\n(.mini as written: {w} tokens; the table counts its canonical form)"
             ));
         }
         out
@@ -388,11 +450,14 @@ impl Stats {
 /// }"#).unwrap();
 /// let s = mini_tools::tokens::stats("q|n=2\nq1|7\nq2|9", &contract,
 ///                             mini_tools::tokens::Encoding::O200kBase).unwrap();
-/// assert!(s.savings(mini_tools::tokens::Format::Mini, mini_tools::tokens::Format::JsonCompact) < 0.0);
+/// assert!(s.saving_pct(mini_tools::tokens::Format::Mini, mini_tools::tokens::Format::JsonCompact) > 0.0);
+/// assert!(s.render_table().contains("saves"));
 /// ```
 pub fn stats(doc_text: &str, contract: &Contract, enc: Encoding) -> Result<Stats> {
     let doc = crate::value::parse(doc_text, contract)?;
     let records = doc.records().len();
     let renderings = render_canonical(&doc.into_canonical(), contract)?;
-    Stats::from_renderings(&renderings, contract.prefix(), records, enc)
+    let mut s = Stats::from_renderings(&renderings, contract.prefix(), records, enc)?;
+    s.written_tokens = Some(count_document(doc_text, enc)?);
+    Ok(s)
 }
