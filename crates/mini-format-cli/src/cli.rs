@@ -373,7 +373,7 @@ fn document_contract(file: &str, args: &ContractArgs) -> Result<(String, Contrac
     if args.contract.is_none() && mini::__private::syntax::lines(&text).next().is_none() {
         // E01 needs no contract: an empty document is invalid under any.
         return Err(Output::default()
-            .out("E01 line 0: empty document: header missing")
+            .out("E01 document: empty document: header missing")
             .out("INVALID: 1 error(s)")
             .code(EXIT_INVALID));
     }
@@ -895,7 +895,7 @@ pub fn stream_to_json(
         Ok(Resolved::Found(c)) => c,
         Ok(Resolved::Missing(why)) => {
             if head.iter().all(u8::is_ascii_whitespace) && args.contract.is_none() {
-                let _ = writeln!(err, "E01 line 0: empty document: header missing");
+                let _ = writeln!(err, "E01 document: empty document: header missing");
                 return EXIT_INVALID;
             }
             let _ = writeln!(err, "UNVERIFIED: {why}");

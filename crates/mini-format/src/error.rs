@@ -121,7 +121,9 @@ impl fmt::Display for Code {
 
 /// One error found in a document, an object or a contract.
 ///
-/// Displayed as `E07 line 12 [options]: list has 5 elements but header k=4`.
+/// Displayed as `E07 line 12 [options]: list has 5 elements but header k=4`;
+/// a document-level error (line 0) as `E04 document: …`, a contract error
+/// as `E20 contract: …`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     code: Code,
@@ -180,8 +182,16 @@ impl Diagnostic {
 }
 
 impl fmt::Display for Diagnostic {
+    /// `E07 line 12 [options]: …`; a diagnostic on line 0 is not on a line:
+    /// `E04 document: …` (`E20 contract: …` for contract and family
+    /// errors), as the reference prints it. [`Diagnostic::line`] and the
+    /// JSON form keep `0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} line {}", self.code, self.line)?;
+        match (self.line, self.code) {
+            (0, Code::E20 | Code::E21) => write!(f, "{} contract", self.code)?,
+            (0, _) => write!(f, "{} document", self.code)?,
+            (line, _) => write!(f, "{} line {line}", self.code)?,
+        }
         if let Some(field) = &self.field {
             write!(f, " [{field}]")?;
         }

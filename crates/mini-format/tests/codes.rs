@@ -1310,7 +1310,7 @@ fn display_without_field() {
     let s = only(&doc1("r1|5"), &t()).to_string();
     assert!(s.starts_with("E05 line 2: "), "{s}");
     let s = only("", &t()).to_string();
-    assert!(s.starts_with("E01 line 0: "), "{s}");
+    assert!(s.starts_with("E01 document: "), "{s}");
 }
 
 #[test]
