@@ -44,7 +44,7 @@ use std::sync::OnceLock;
 use arbitrary::{Arbitrary, Unstructured};
 use serde_json::{json, Map, Number, Value};
 
-use mini::__private::check::number::Dec;
+use mini::__private::number::Dec;
 use mini::__private::syntax::{self, is_space};
 use mini::contract::Contract;
 use mini::stream::{Reader, ReaderOptions, StreamEnd};

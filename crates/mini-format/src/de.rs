@@ -15,12 +15,12 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, V
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
-use crate::check::{Atom, FieldValue, Scratch, Selection};
-use crate::contract::{Contract, Field, Kind};
+use crate::check::{Atom, FieldValue, HeaderInfo, HeaderValue, Scratch, Selection};
+use crate::check::{Checked, Engine};
+use crate::contract::{Contract, Field, HeaderKey, Kind};
 use crate::error::{Code, Diagnostic, Error, Result};
 use crate::syntax::{self, Lines};
 use crate::typed::Mini;
-use crate::value::{Checked, Parser};
 
 /// Deserializes a document type (one deriving `Mini` with
 /// `#[mini(prefix = …)]`) from `.mini` text, strictly.
@@ -91,7 +91,7 @@ pub struct Deserializer<'de, 'c> {
     lines: Lines<'de>,
     /// The engine's line-by-line state (header, unique values, counts,
     /// errors), shared with `mini::parse` and the streaming reader.
-    parser: Parser<'c>,
+    engine: Engine<'c>,
     scratch: Scratch<'de>,
 }
 
@@ -99,15 +99,15 @@ impl<'de, 'c> Deserializer<'de, 'c> {
     /// A deserializer for `text` under `contract`; the header is read now.
     pub fn new(text: &'de str, contract: &'c Contract) -> Self {
         let mut lines = syntax::lines(text);
-        let mut parser = Parser::new(contract);
+        let mut engine = Engine::new(contract);
         let mut scratch = Scratch::new();
         if let Some(line) = lines.next() {
-            parser.check_line(line, &mut scratch);
+            engine.check_line(line, &mut scratch);
         }
         Deserializer {
             contract,
             lines,
-            parser,
+            engine,
             scratch,
         }
     }
@@ -115,12 +115,12 @@ impl<'de, 'c> Deserializer<'de, 'c> {
     /// The next valid record: its line and index (its values are left in
     /// the scratch). Invalid records are skipped, their errors kept.
     fn next_record(&mut self) -> Option<(usize, usize)> {
-        if !self.parser.has_header() {
+        if !self.engine.has_header() {
             return None;
         }
         for line in self.lines.by_ref() {
-            if let Checked::Valid = self.parser.check_line(line, &mut self.scratch) {
-                return Some((line.number, self.parser.record_lines() - 1));
+            if let Checked::Valid = self.engine.check_line(line, &mut self.scratch) {
+                return Some((line.number, self.engine.record_lines() - 1));
             }
         }
         None
@@ -132,15 +132,15 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         match value {
             Ok(v) => {
                 while self.next_record().is_some() {}
-                let mut errors = self.parser.take_errors();
-                errors.extend(self.parser.document_error());
+                let mut errors = self.engine.take_errors();
+                errors.extend(self.engine.document_error());
                 if errors.is_empty() {
                     Ok(v)
                 } else {
                     Err(Error::invalid(errors))
                 }
             }
-            Err(e) => Err(e.prepend(self.parser.take_errors())),
+            Err(e) => Err(e.prepend(self.engine.take_errors())),
         }
     }
 }
@@ -149,9 +149,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if !self.parser.has_header() {
-            let mut errors = self.parser.take_errors();
-            errors.extend(self.parser.document_error());
+        if !self.engine.has_header() {
+            let mut errors = self.engine.take_errors();
+            errors.extend(self.engine.document_error());
             return Err(Error::invalid(errors));
         }
         visitor.visit_map(DocAccess { de: self, step: 0 })
@@ -185,23 +185,18 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.step += 1;
-        let header = self.de.parser.header();
+        let header = self.de.engine.header();
         match self.step {
             1 => {
                 let prefix = header.map(|h| h.prefix.clone()).unwrap_or_default();
                 seed.deserialize(de::value::StringDeserializer::<Error>::new(prefix))
             }
             2 => {
-                let map = header.map(|h| h.map.clone()).unwrap_or_default();
-                seed.deserialize(MapDe {
-                    map: &map,
-                    line: header.map_or(1, |h| h.line),
-                })
-                .map_err(|e| {
-                    locate(e, header.map_or(1, |h| h.line), None, || {
-                        "header".to_string()
-                    })
-                })
+                let line = header.map_or(1, |h| h.line);
+                let contract = self.de.contract;
+                let entries = header.map_or_else(Vec::new, |h| header_items(h, contract));
+                seed.deserialize(HeaderDe { entries, line })
+                    .map_err(|e| locate(e, line, None, || "header".to_string()))
             }
             _ => seed.deserialize(RecordsDe { de: self.de }),
         }
@@ -271,10 +266,10 @@ impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
     /// The records still expected by the header's `n`, when it is known
     /// (serde caps what it reserves from a hint, so a huge `n` is harmless).
     fn size_hint(&self) -> Option<usize> {
-        let n = self.de.parser.header()?.n?;
+        let n = self.de.engine.header()?.n?;
         usize::try_from(n)
             .ok()
-            .map(|n| n.saturating_sub(self.de.parser.record_lines()))
+            .map(|n| n.saturating_sub(self.de.engine.record_lines()))
     }
 }
 
@@ -394,6 +389,7 @@ impl<'de> MapAccess<'de> for RecordAccess<'_, 'de, '_> {
             Pending::Field(value, f, key) => {
                 let ctx = Ctx {
                     line,
+                    in_header: false,
                     records_key,
                     index,
                     key,
@@ -426,6 +422,8 @@ impl<'de> MapAccess<'de> for RecordAccess<'_, 'de, '_> {
 #[derive(Clone, Copy)]
 struct Ctx<'c> {
     line: usize,
+    /// A header value (paths `header.<key>`), not a record's.
+    in_header: bool,
     records_key: &'c str,
     index: usize,
     /// The canonical key of the field.
@@ -592,7 +590,11 @@ impl<'de, 'c> IntoDeserializer<'de, Error> for AtomDe<'de, 'c> {
 impl AtomDe<'_, '_> {
     fn out_of_range(&self, text: &str, ty: &str) -> Error {
         let c = &self.ctx;
-        let base = format!("{}[{}].{}", c.records_key, c.index, c.key);
+        let base = if c.in_header {
+            format!("header.{}", c.key)
+        } else {
+            format!("{}[{}].{}", c.records_key, c.index, c.key)
+        };
         let (field, path) = match self.part {
             Part::Whole => (c.field.to_string(), base),
             Part::Element(i) => (c.field.to_string(), format!("{base}[{i}]")),
@@ -748,6 +750,115 @@ impl<'de> de::Deserializer<'de> for SelectionDe {
     }
 }
 
+/// One header entry, ready to be deserialized.
+enum HeaderItem<'de, 'c> {
+    /// A declared key's value, typed by the engine.
+    Typed(FieldValue<'de>, &'c HeaderKey),
+    /// An undeclared key's text.
+    Text(String),
+    /// A declared key the line does not write: the contract's default.
+    Default(&'c Value),
+}
+
+/// The header's entries in the engine's order (its values are cloned: one
+/// header per document).
+fn header_items<'de, 'c>(
+    h: &HeaderInfo,
+    contract: &'c Contract,
+) -> Vec<(String, HeaderItem<'de, 'c>)> {
+    h.entries
+        .iter()
+        .filter_map(|(k, v)| {
+            let hk = contract.header_key(k);
+            let item = match (v, hk) {
+                (HeaderValue::Text(t), _) => HeaderItem::Text(t.clone()),
+                (HeaderValue::Typed(v), Some(hk)) => HeaderItem::Typed(v.clone(), hk),
+                (HeaderValue::Default(_), Some(hk)) => HeaderItem::Default(hk.default.as_ref()?),
+                _ => return None,
+            };
+            Some((k.clone(), item))
+        })
+        .collect()
+}
+
+/// The header as a map: each value through the same deserializers as a
+/// record's fields.
+struct HeaderDe<'de, 'c> {
+    entries: Vec<(String, HeaderItem<'de, 'c>)>,
+    line: usize,
+}
+
+impl<'de> de::Deserializer<'de> for HeaderDe<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(HeaderAccess {
+            entries: self.entries.into_iter(),
+            pending: None,
+            line: self.line,
+        })
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+struct HeaderAccess<'de, 'c> {
+    entries: std::vec::IntoIter<(String, HeaderItem<'de, 'c>)>,
+    pending: Option<HeaderItem<'de, 'c>>,
+    line: usize,
+}
+
+impl<'de> MapAccess<'de> for HeaderAccess<'de, '_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let Some((key, item)) = self.entries.next() else {
+            return Ok(None);
+        };
+        self.pending = Some(item);
+        seed.deserialize(de::value::StringDeserializer::<Error>::new(key))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let line = self.line;
+        match self.pending.take() {
+            Some(HeaderItem::Typed(mut value, hk)) => {
+                let ctx = Ctx {
+                    line,
+                    in_header: true,
+                    records_key: "header",
+                    index: 0,
+                    key: &hk.name,
+                    field: &hk.name,
+                };
+                seed.deserialize(FieldDe {
+                    value: &mut value,
+                    kind: &hk.kind,
+                    default: None,
+                    ctx,
+                })
+                .map_err(|e| locate(e, line, Some(&hk.name), || format!("header.{}", hk.name)))
+            }
+            Some(HeaderItem::Text(t)) => {
+                seed.deserialize(de::value::StringDeserializer::<Error>::new(t))
+            }
+            Some(HeaderItem::Default(v)) => seed.deserialize(ValueDe(v, line)),
+            None => Err(Error::message(
+                "next_value_seed called before next_key_seed",
+            )),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
+}
+
 /// A JSON map (the canonical header) as a deserializer.
 struct MapDe<'v> {
     map: &'v Map<String, Value>,
@@ -784,7 +895,7 @@ macro_rules! value_int_method {
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             if let Value::Number(n) = self.0 {
                 let t = n.to_string();
-                if crate::check::number::is_int(&t) {
+                if crate::number::is_int(&t) {
                     return match t.parse::<$t>() {
                         Ok(v) => visitor.$visit(v),
                         Err(_) => Err(Error::invalid(vec![Diagnostic::new(

@@ -32,6 +32,7 @@ mod check;
 pub mod contract;
 mod de;
 mod error;
+mod number;
 mod ser;
 pub mod stream;
 mod syntax;
@@ -65,6 +66,10 @@ pub mod __private {
     /// The engine's rule functions and per-line state.
     pub mod check {
         pub use crate::check::*;
+    }
+    /// Lexical numbers: canonical ints, floats, decimals, exact comparison.
+    pub mod number {
+        pub use crate::number::*;
     }
     /// The line syntax: lines, fields, list elements, escapes.
     pub mod syntax {

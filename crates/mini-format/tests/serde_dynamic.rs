@@ -131,7 +131,10 @@ fn rust_integer_ranges_are_e13_with_the_serde_path() {
     let text = "quiz|n=1|k=300\nq1|s|a*,b|1|apply||1,1,0";
     let err = mini::from_str_with::<Quiz>(text, &c).unwrap_err();
     let d = &err.diagnostics()[0];
-    assert_eq!((d.line(), d.path()), (1, Some("header")));
+    assert_eq!(
+        (d.code(), d.line(), d.field(), d.path()),
+        (mini::Code::E13, 1, Some("k"), Some("header.k"))
+    );
 }
 
 #[test]

@@ -357,7 +357,7 @@ fn rust_integer_range_is_e13_with_the_serde_path() {
     #[cfg(feature = "arbitrary_precision")]
     {
         assert_eq!((d.code(), d.line()), (mini::Code::E13, 1));
-        assert_eq!(d.path(), Some("header"));
+        assert!(d.path().unwrap().starts_with("header.cat."), "{d:?}");
     }
     // a record field: `correct` is fine, `max_items`-like ints in records are
     // checked too (difficulty is u8 with a contract range, so use a bigger value)

@@ -17,8 +17,8 @@ use std::path::Path;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::check::number::{self, Dec};
 use crate::error::{Code, Diagnostic, Error, Result};
+use crate::number::{self, Dec};
 
 /// A scalar type (SPEC 1.1 §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -23,9 +23,9 @@ use std::fmt::Write as _;
 use serde::ser::{self, Impossible, Serialize};
 use serde_json::{Map, Value};
 
-use crate::check::number::{self, Dec};
 use crate::check::{self, check_atom, HeaderInfo, Uniques};
 use crate::contract::{Component, Contract, Field, Kind, MarkerRule, Scalar, ScalarType};
+use crate::number::{self, Dec};
 use crate::syntax::{self, escape_element_into, escape_scalar_into, is_space, Line};
 use crate::value::dumps::{encode_header, survives};
 

@@ -20,7 +20,7 @@ use crate::check::Scratch;
 use crate::contract::Contract;
 use crate::error::{Diagnostic, Error, Limit, Result};
 use crate::syntax::{self, Line};
-use crate::value::{Document, Fed, Parser, Record};
+use crate::value::{Builder, Document, Fed, Record};
 
 /// Options of a [`Reader`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub struct StreamEnd {
 /// ```
 #[derive(Debug)]
 pub struct Reader<'c> {
-    parser: Parser<'c>,
+    builder: Builder<'c>,
     opts: ReaderOptions,
     buf: Vec<u8>,
     line_no: usize,
@@ -131,7 +131,7 @@ impl<'c> Reader<'c> {
     /// A reader with options.
     pub fn with_options(contract: &'c Contract, opts: ReaderOptions) -> Self {
         Reader {
-            parser: Parser::new(contract),
+            builder: Builder::new(contract),
             opts,
             buf: Vec::new(),
             line_no: 0,
@@ -144,7 +144,7 @@ impl<'c> Reader<'c> {
 
     /// The errors found so far (in line order).
     pub fn errors(&self) -> &[Diagnostic] {
-        self.parser.errors()
+        self.builder.engine().errors()
     }
 
     /// Feeds a chunk; returns the valid records whose lines closed in it.
@@ -211,7 +211,9 @@ impl<'c> Reader<'c> {
         if syntax::is_blank(text) {
             return Ok(());
         }
-        if self.parser.has_header() && self.parser.record_lines() >= self.opts.max_records {
+        if self.builder.engine().has_header()
+            && self.builder.engine().record_lines() >= self.opts.max_records
+        {
             return Err(Error::limit(
                 Limit::Records,
                 self.line_no,
@@ -222,7 +224,7 @@ impl<'c> Reader<'c> {
             self.last_text = Some((self.line_no, text.to_string()));
         }
         let mut scratch = std::mem::take(&mut self.scratch).recycle();
-        let fed = self.parser.line(
+        let fed = self.builder.line(
             Line {
                 number: self.line_no,
                 text,
@@ -232,7 +234,7 @@ impl<'c> Reader<'c> {
         self.scratch = scratch.recycle();
         if let Fed::Valid(r) = fed {
             if self.opts.keep_records {
-                self.parser.keep(r.clone());
+                self.builder.keep(r.clone());
             }
             out.push(r);
         }
@@ -255,7 +257,8 @@ impl<'c> Reader<'c> {
                 incomplete = Some(IncompleteLine {
                     line: n,
                     errors: self
-                        .parser
+                        .builder
+                        .engine()
                         .errors()
                         .iter()
                         .filter(|d| d.line() == n)
@@ -265,7 +268,7 @@ impl<'c> Reader<'c> {
                 });
             }
         }
-        let document = self.parser.finish();
+        let document = self.builder.finish();
         let d = document.diagnostics();
         let end = StreamEnd {
             expected: d.declared_n,

@@ -5,12 +5,12 @@ use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
+use crate::check::{Checked, Engine};
 use crate::check::{HeaderInfo, Scratch};
 use crate::contract::Contract;
 use crate::de::RecordDe;
 use crate::error::{Error, Result};
 use crate::syntax::{self, Line};
-use crate::value::{Checked, Parser};
 
 /// Reads typed records from `reader` under `contract`, one line at a time
 /// (only the current line is held in memory, plus the values of `unique`
@@ -42,7 +42,7 @@ pub fn records<T: DeserializeOwned, R: BufRead>(
         contract,
         buf: Vec::new(),
         line_no: 0,
-        parser: Parser::new(contract),
+        engine: Engine::new(contract),
         finished: false,
         scratch: Scratch::new(),
         _t: PhantomData,
@@ -57,7 +57,7 @@ pub struct Records<'c, T, R> {
     line_no: usize,
     /// The engine's line-by-line state (header, unique values, counts),
     /// shared with `mini::parse` and the typed deserializer.
-    parser: Parser<'c>,
+    engine: Engine<'c>,
     finished: bool,
     /// Buffers reused from line to line (emptied between lines).
     scratch: Scratch<'static>,
@@ -67,12 +67,12 @@ pub struct Records<'c, T, R> {
 impl<'c, T: DeserializeOwned, R: BufRead> Records<'c, T, R> {
     /// The header read so far (after the first item).
     pub fn header(&self) -> Option<&HeaderInfo> {
-        self.parser.header()
+        self.engine.header()
     }
 
     fn finish(&mut self) -> Option<Result<T>> {
         self.finished = true;
-        self.parser
+        self.engine
             .document_error()
             .map(|d| Err(Error::invalid(vec![d])))
     }
@@ -114,12 +114,12 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
                 text,
             };
             let mut scratch = std::mem::take(&mut self.scratch).recycle();
-            let checked = self.parser.check_line(line, &mut scratch);
-            let index = self.parser.record_lines().saturating_sub(1);
+            let checked = self.engine.check_line(line, &mut scratch);
+            let index = self.engine.record_lines().saturating_sub(1);
             let contract = self.contract;
             let item = match checked {
                 Checked::Header => {
-                    let errors = self.parser.take_errors();
+                    let errors = self.engine.take_errors();
                     self.scratch = scratch.recycle();
                     if errors.is_empty() {
                         continue;
@@ -134,7 +134,7 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
                         })
                     })
                 }
-                Checked::Invalid => Err(Error::invalid(self.parser.take_errors())),
+                Checked::Invalid => Err(Error::invalid(self.engine.take_errors())),
             };
             self.scratch = scratch.recycle();
             return Some(item);

@@ -11,9 +11,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::number::{self, Dec};
 use crate::contract::{Contract, Field, HeaderKey, Kind, MarkerRule, Scalar, ScalarType};
 use crate::error::{Code, Diagnostic, Error, Result};
+use crate::number::{self, Dec};
 use crate::syntax::{escape_element_into, escape_scalar_into};
 
 type Fail = (Code, String);
