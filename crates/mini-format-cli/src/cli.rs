@@ -909,6 +909,12 @@ pub fn stream_to_json(
         &contract,
         mini::ReaderOptions {
             keep_records: false,
+            // a stream of any length in constant memory: only the line limit
+            limits: mini::Limits {
+                max_input_bytes: usize::MAX,
+                max_records: usize::MAX,
+                ..mini::Limits::default()
+            },
             ..mini::ReaderOptions::default()
         },
     );

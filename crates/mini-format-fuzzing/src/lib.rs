@@ -48,7 +48,8 @@ use mini::__private::number::Dec;
 use mini::__private::syntax::{self, is_space};
 use mini::contract::Contract;
 use mini::stream::{Reader, ReaderOptions, StreamEnd};
-use mini::value::{self, equivalent, Document, ParseOptions, Record};
+use mini::value::{self, equivalent, Document, Record};
+use mini::Limits;
 use mini::{Code, Diagnostic};
 
 // ---------------------------------------------------------------------------
@@ -952,12 +953,12 @@ fn check_text(text: &str, c: &Contract) {
 
 fn check_limits(text: &str, c: &Contract, lenient: &Document) {
     if text.len() < 1 << 20 {
-        match value::parse_lenient_with(text, c, &ParseOptions::default()) {
+        match value::parse_lenient_with(text, c, &Limits::default()) {
             Ok(d) => same_document(&d, lenient, "parse_lenient_with(default)"),
             Err(e) => fail(format!("default limits hit by {} bytes: {e}", text.len())),
         }
     }
-    let tiny = ParseOptions {
+    let tiny = Limits {
         max_input_bytes: usize::MAX,
         max_line_bytes: 48,
         max_records: 2,
@@ -2963,7 +2964,7 @@ pub fn stream_chunks(input: &StreamInput) {
     }
     chunks.push(&bytes[from..]);
     let unlimited = ReaderOptions {
-        max_line_bytes: usize::MAX,
+        limits: Limits::UNLIMITED,
         ..ReaderOptions::default()
     };
 
@@ -3090,18 +3091,18 @@ pub fn stream_chunks(input: &StreamInput) {
 
     // 4. limits
     let max_records = usize::from(input.limits & 7);
+    let opts = Limits {
+        max_records,
+        ..Limits::UNLIMITED
+    };
     let limited = stream(
         c,
         &chunks,
         ReaderOptions {
-            max_records,
+            limits: opts,
             ..unlimited
         },
     );
-    let opts = ParseOptions {
-        max_records,
-        ..ParseOptions::UNLIMITED
-    };
     match (
         limited.push_error.map(Err).unwrap_or(limited.end),
         value::parse_lenient_with(text, c, &opts),
@@ -3117,18 +3118,18 @@ pub fn stream_chunks(input: &StreamInput) {
         )),
     }
     let max_line_bytes = 8 * (1 + usize::from(input.limits >> 3 & 15));
+    let opts = Limits {
+        max_line_bytes,
+        ..Limits::UNLIMITED
+    };
     let limited = stream(
         c,
         &chunks,
         ReaderOptions {
-            max_line_bytes,
+            limits: opts,
             ..ReaderOptions::default()
         },
     );
-    let opts = ParseOptions {
-        max_line_bytes,
-        ..ParseOptions::UNLIMITED
-    };
     match (
         limited.push_error.map(Err).unwrap_or(limited.end),
         value::parse_lenient_with(text, c, &opts),

@@ -69,6 +69,12 @@ fn main() {
 
     let opts = mini::ReaderOptions {
         keep_records: false,
+        // a stream of any length in constant memory: only the line limit
+        limits: mini::Limits {
+            max_input_bytes: usize::MAX,
+            max_records: usize::MAX,
+            ..mini::Limits::default()
+        },
         ..mini::ReaderOptions::default()
     };
     let mut reader = mini::Reader::with_options(&contract, opts);

@@ -19,7 +19,8 @@ use crate::check::{Atom, FieldValue, HeaderInfo, HeaderValue, Scratch, Selection
 use crate::check::{Checked, Engine};
 use crate::contract::{Contract, Field, HeaderKey, Kind};
 use crate::error::{Code, Diagnostic, Error, Result};
-use crate::syntax::{self, Lines};
+use crate::read::{Limits, SliceLines, StrLines};
+use crate::syntax::Line;
 use crate::typed::Mini;
 
 /// Deserializes a document type (one deriving `Mini` with
@@ -48,34 +49,67 @@ pub fn from_str<'de, T>(s: &'de str) -> Result<T>
 where
     T: de::Deserialize<'de> + Mini,
 {
-    let contract = T::cached_contract()?;
-    from_str_with(s, &contract)
+    from_str_with_limits(s, Limits::default())
 }
 
-/// [`from_str`] for bytes: invalid UTF-8 is an error with line and offset.
+/// [`from_str`] for bytes: each line is checked as UTF-8 when it is read
+/// (an error gives the line and the byte offset within it).
 pub fn from_slice<'de, T>(bytes: &'de [u8]) -> Result<T>
 where
     T: de::Deserialize<'de> + Mini,
 {
-    from_str(crate::from_utf8(bytes)?)
+    let contract = T::cached_contract()?;
+    let mut de = Deserializer::from_source(
+        Source::Slice(SliceLines::new(bytes, Limits::default())),
+        &contract,
+    );
+    let value = T::deserialize(&mut de);
+    de.end(value)
 }
 
-/// [`from_str`] for a reader (the whole input is read first; see
-/// `mini::stream` to read record by record).
-pub fn from_reader<R, T>(mut reader: R) -> Result<T>
+/// [`from_str`] for a reader, under the default [`Limits`]: the input is
+/// read line by line with every limit applied as it arrives (an input past
+/// `max_input_bytes` is refused without reading the rest), then
+/// deserialized. To handle one record at a time in constant memory, use
+/// [`crate::stream::records`].
+pub fn from_reader<R, T>(reader: R) -> Result<T>
 where
     R: std::io::Read,
     T: de::DeserializeOwned + Mini,
 {
+    from_reader_with_limits(reader, Limits::default())
+}
+
+/// [`from_reader`] under given [`Limits`].
+pub fn from_reader_with_limits<R, T>(reader: R, limits: Limits) -> Result<T>
+where
+    R: std::io::Read,
+    T: de::DeserializeOwned + Mini,
+{
+    use std::io::Read as _;
+    let cap = limits.max_input_bytes.saturating_add(1);
     let mut buf = Vec::new();
-    reader.read_to_end(&mut buf)?;
-    let text = crate::from_utf8(&buf)?;
-    from_str(text)
+    reader.take(cap as u64).read_to_end(&mut buf)?;
+    let contract = T::cached_contract()?;
+    let mut de = Deserializer::from_source(Source::Slice(SliceLines::new(&buf, limits)), &contract);
+    let value = T::deserialize(&mut de);
+    de.end(value)
+}
+
+/// [`from_str`] under given [`Limits`].
+pub fn from_str_with_limits<'de, T>(s: &'de str, limits: Limits) -> Result<T>
+where
+    T: de::Deserialize<'de> + Mini,
+{
+    let contract = T::cached_contract()?;
+    let mut de = Deserializer::with_limits(s, &contract, limits);
+    let value = T::deserialize(&mut de);
+    de.end(value)
 }
 
 /// Deserializes any `Deserialize` type from `.mini` text under a given
-/// contract (no derive needed): the value is shaped like the canonical
-/// object (`prefix`, `header`, records).
+/// contract (no derive needed), under the default [`Limits`]: the value is
+/// shaped like the canonical object (`prefix`, `header`, records).
 pub fn from_str_with<'de, T>(s: &'de str, contract: &Contract) -> Result<T>
 where
     T: de::Deserialize<'de>,
@@ -85,10 +119,27 @@ where
     de.end(value)
 }
 
+/// Where the deserializer's lines come from.
+enum Source<'de> {
+    Str(StrLines<'de>),
+    Slice(SliceLines<'de>),
+}
+
+impl<'de> Source<'de> {
+    fn next_line(&mut self) -> Result<Option<Line<'de>>> {
+        match self {
+            Source::Str(l) => l.next_line(),
+            Source::Slice(l) => l.next_line(),
+        }
+    }
+}
+
 /// The `.mini` deserializer over a whole document.
 pub struct Deserializer<'de, 'c> {
     contract: &'c Contract,
-    lines: Lines<'de>,
+    lines: Source<'de>,
+    /// A read error (a limit, invalid UTF-8): it ends the document.
+    read_error: Option<Error>,
     /// The engine's line-by-line state (header, unique values, counts,
     /// errors), shared with `mini::parse` and the streaming reader.
     engine: Engine<'c>,
@@ -96,19 +147,42 @@ pub struct Deserializer<'de, 'c> {
 }
 
 impl<'de, 'c> Deserializer<'de, 'c> {
-    /// A deserializer for `text` under `contract`; the header is read now.
+    /// A deserializer for `text` under `contract` and the default
+    /// [`Limits`]; the header is read now.
     pub fn new(text: &'de str, contract: &'c Contract) -> Self {
-        let mut lines = syntax::lines(text);
-        let mut engine = Engine::new(contract);
-        let mut scratch = Scratch::new();
-        if let Some(line) = lines.next() {
-            engine.check_line(line, &mut scratch);
-        }
-        Deserializer {
+        Deserializer::with_limits(text, contract, Limits::default())
+    }
+
+    /// A deserializer for `text` under `contract` and `limits`.
+    pub fn with_limits(text: &'de str, contract: &'c Contract, limits: Limits) -> Self {
+        Deserializer::from_source(Source::Str(StrLines::new(text, limits)), contract)
+    }
+
+    fn from_source(lines: Source<'de>, contract: &'c Contract) -> Self {
+        let mut de = Deserializer {
             contract,
             lines,
-            engine,
-            scratch,
+            read_error: None,
+            engine: Engine::new(contract),
+            scratch: Scratch::new(),
+        };
+        if let Some(line) = de.next_line() {
+            de.engine.check_line(line, &mut de.scratch);
+        }
+        de
+    }
+
+    /// The next significant line; a read error is kept and ends the lines.
+    fn next_line(&mut self) -> Option<Line<'de>> {
+        if self.read_error.is_some() {
+            return None;
+        }
+        match self.lines.next_line() {
+            Ok(line) => line,
+            Err(e) => {
+                self.read_error = Some(e);
+                None
+            }
         }
     }
 
@@ -118,7 +192,7 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         if !self.engine.has_header() {
             return None;
         }
-        for line in self.lines.by_ref() {
+        while let Some(line) = self.next_line() {
             if let Checked::Valid = self.engine.check_line(line, &mut self.scratch) {
                 return Some((line.number, self.engine.record_lines() - 1));
             }
@@ -129,9 +203,15 @@ impl<'de, 'c> Deserializer<'de, 'c> {
     /// Finishes: drains the lines left, checks the count (E04), and returns
     /// `value` only if the document had no error.
     pub fn end<T>(mut self, value: Result<T>) -> Result<T> {
+        if let Some(e) = self.read_error.take() {
+            return Err(e);
+        }
         match value {
             Ok(v) => {
                 while self.next_record().is_some() {}
+                if let Some(e) = self.read_error.take() {
+                    return Err(e);
+                }
                 let mut errors = self.engine.take_errors();
                 errors.extend(self.engine.document_error());
                 if errors.is_empty() {
@@ -149,6 +229,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some(e) = self.read_error.take() {
+            return Err(e);
+        }
         if !self.engine.has_header() {
             let mut errors = self.engine.take_errors();
             errors.extend(self.engine.document_error());

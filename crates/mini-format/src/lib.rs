@@ -33,6 +33,7 @@ pub mod contract;
 mod de;
 mod error;
 mod number;
+mod read;
 mod ser;
 pub mod stream;
 mod syntax;
@@ -40,16 +41,22 @@ mod typed;
 pub mod value;
 
 pub use contract::{Contract, Registry};
-pub use de::{from_reader, from_slice, from_str, from_str_with, Deserializer};
+pub use de::{
+    from_reader, from_reader_with_limits, from_slice, from_str, from_str_with,
+    from_str_with_limits, Deserializer,
+};
 pub use error::{Code, Diagnostic, Error, Limit, Result};
 #[cfg(feature = "derive")]
 pub use mini_format_derive::Mini;
+pub use read::Limits;
 pub use ser::{to_string, to_string_with, to_writer};
 pub use stream::{Reader, ReaderOptions, StreamEnd};
 pub use typed::{Date, Decimal, Mini};
+#[allow(deprecated)]
+pub use value::ParseOptions;
 pub use value::{
     detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
-    validate, Diagnostics, Document, ParseOptions, Record,
+    validate, Diagnostics, Document, Record,
 };
 
 /// Whether this build holds ints beyond `i64`/`u64` exactly: true with the
@@ -73,6 +80,7 @@ pub mod __private {
     }
     /// The line syntax: lines, fields, list elements, escapes.
     pub mod syntax {
+        pub use crate::read::lines;
         pub use crate::syntax::*;
     }
     /// What `#[derive(Mini)]` expands to.

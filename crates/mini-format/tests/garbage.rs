@@ -129,7 +129,9 @@ fn show(text: &str) -> String {
 #[track_caller]
 fn check(text: &str, c: &Contract) -> Document {
     let run = catch_unwind(AssertUnwindSafe(|| {
-        let strict = mini::parse(text, c);
+        // no limit: the inputs here include lines past the default 1 MiB,
+        // and what is checked is strict against lenient
+        let strict = mini::parse_with(text, c, &mini::Limits::UNLIMITED);
         let lenient = mini::parse_lenient(text, c);
         let _ = mini::detect_prefix(text);
         (strict, lenient)

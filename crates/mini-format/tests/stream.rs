@@ -186,7 +186,8 @@ fn utf8_split_across_chunks_is_fine_and_invalid_utf8_is_located() {
     r.push(b"t|n=1\nab").unwrap();
     let e = r.push(b"c\xff\n").unwrap_err();
     assert!(e.is_utf8());
-    assert!(e.to_string().contains("line 2, byte offset 9"), "{e}");
+    // the offset is counted within the line it names (ADR 0019)
+    assert!(e.to_string().contains("line 2, byte offset 3"), "{e}");
 }
 
 #[test]
@@ -244,7 +245,10 @@ fn a_line_that_never_ends_hits_the_limit() {
     let mut r = Reader::with_options(
         &c,
         ReaderOptions {
-            max_line_bytes: 1000,
+            limits: mini::Limits {
+                max_line_bytes: 1000,
+                ..mini::Limits::default()
+            },
             ..ReaderOptions::default()
         },
     );
@@ -274,16 +278,16 @@ fn the_line_limit_is_counted_alike_with_bom_and_crlf() {
         let header = "t|n=1|x=".to_string() + &"h".repeat(limit - 8);
         let record = "r".repeat(limit + extra);
         let text = format!("\u{feff}{header}\r\n{record}\r\n");
-        let opts = mini::ParseOptions {
+        let opts = mini::Limits {
             max_line_bytes: limit,
-            ..mini::ParseOptions::default()
+            ..mini::Limits::default()
         };
         let whole = mini::parse_lenient_with(&text, &c, &opts);
         for chunk in [1, 3, text.len()] {
             let mut r = Reader::with_options(
                 &c,
                 ReaderOptions {
-                    max_line_bytes: limit,
+                    limits: opts,
                     ..ReaderOptions::default()
                 },
             );

@@ -15,6 +15,7 @@ pub use dumps::dumps;
 use crate::check::{Checked, Engine, HeaderInfo, Scratch};
 use crate::contract::Contract;
 use crate::error::{Diagnostic, Error, Result};
+use crate::read::{Limits, StrLines};
 use crate::syntax::{self, Line};
 use build::RecordTemplate;
 
@@ -299,80 +300,20 @@ impl<'c> Builder<'c> {
     }
 }
 
-/// Resource limits for untrusted input (see [`parse_with`]).
-///
-/// A breach is an [`Error`] that names the limit ([`crate::Limit`]), not one
-/// of the SPEC's E-codes: SPEC 1.1 defines none for resource limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ParseOptions {
-    /// Largest accepted input, in bytes.
-    pub max_input_bytes: usize,
-    /// Longest accepted physical line, in bytes (without its line break).
-    pub max_line_bytes: usize,
-    /// Most record lines accepted.
-    pub max_records: usize,
-}
-
-impl ParseOptions {
-    /// No limits at all.
-    pub const UNLIMITED: ParseOptions = ParseOptions {
-        max_input_bytes: usize::MAX,
-        max_line_bytes: usize::MAX,
-        max_records: usize::MAX,
-    };
-}
-
-impl Default for ParseOptions {
-    /// Limits a server can keep: 64 MiB of input, 1 MiB per line, one
-    /// million records.
-    fn default() -> Self {
-        ParseOptions {
-            max_input_bytes: 64 << 20,
-            max_line_bytes: 1 << 20,
-            max_records: 1_000_000,
-        }
-    }
-}
+/// The resource limits of [`parse_with`], by their old name.
+#[deprecated(
+    since = "0.1.0",
+    note = "use `mini::Limits`: one set of limits for every entry point"
+)]
+pub type ParseOptions = Limits;
 
 /// [`parse_lenient`] under resource limits: `Err` only when a limit is
 /// exceeded.
-pub fn parse_lenient_with(
-    text: &str,
-    contract: &Contract,
-    opts: &ParseOptions,
-) -> Result<Document> {
-    if text.len() > opts.max_input_bytes {
-        return Err(Error::limit(
-            crate::Limit::InputBytes,
-            0,
-            format!(
-                "input has {} bytes, limit {}",
-                text.len(),
-                opts.max_input_bytes
-            ),
-        ));
-    }
+pub fn parse_lenient_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
     let mut p = Builder::new(contract);
     let mut scratch = Scratch::new();
-    for line in syntax::lines(text) {
-        if line.text.len() > opts.max_line_bytes {
-            return Err(Error::limit(
-                crate::Limit::LineBytes,
-                line.number,
-                format!(
-                    "line has {} bytes, limit {}",
-                    line.text.len(),
-                    opts.max_line_bytes
-                ),
-            ));
-        }
-        if p.engine().has_header() && p.engine().record_lines() >= opts.max_records {
-            return Err(Error::limit(
-                crate::Limit::Records,
-                line.number,
-                format!("more than {} record lines", opts.max_records),
-            ));
-        }
+    let mut lines = StrLines::new(text, *limits);
+    while let Some(line) = lines.next_line()? {
         if let Fed::Valid(r) = p.line(line, &mut scratch) {
             p.keep(r);
         }
@@ -381,8 +322,8 @@ pub fn parse_lenient_with(
 }
 
 /// [`parse`] under resource limits.
-pub fn parse_with(text: &str, contract: &Contract, opts: &ParseOptions) -> Result<Document> {
-    let doc = parse_lenient_with(text, contract, opts)?;
+pub fn parse_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+    let doc = parse_lenient_with(text, contract, limits)?;
     if doc.errors.is_empty() {
         Ok(doc)
     } else {
@@ -392,10 +333,13 @@ pub fn parse_with(text: &str, contract: &Contract, opts: &ParseOptions) -> Resul
 
 /// Parses `text` leniently: never fails. The document holds the valid
 /// records and every error (an empty text gives a document carrying E01).
+/// No limit applies (the text is already in memory, and a lenient parse
+/// has no error to report a breach with): for untrusted input, use
+/// [`parse_lenient_with`].
 pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
     let mut p = Builder::new(contract);
     let mut scratch = Scratch::new();
-    for line in syntax::lines(text) {
+    for line in crate::read::lines(text) {
         if let Fed::Valid(r) = p.line(line, &mut scratch) {
             p.keep(r);
         }
@@ -403,15 +347,11 @@ pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
     p.finish()
 }
 
-/// Parses `text` strictly: the document if it is valid, otherwise an
-/// [`Error`] listing every error found.
+/// Parses `text` strictly under the default [`Limits`]: the document if it
+/// is valid, otherwise an [`Error`] listing every error found (or the limit
+/// breached).
 pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
-    let doc = parse_lenient(text, contract);
-    if doc.errors.is_empty() {
-        Ok(doc)
-    } else {
-        Err(Error::invalid(doc.errors))
-    }
+    parse_with(text, contract, &Limits::default())
 }
 
 /// Validates `text` under `contract` without building any value: every
@@ -435,7 +375,7 @@ pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
 pub fn validate(text: &str, contract: &Contract) -> Vec<Diagnostic> {
     let mut engine = Engine::new(contract);
     let mut scratch = Scratch::check_only();
-    for line in syntax::lines(text) {
+    for line in crate::read::lines(text) {
         engine.check_line(line, &mut scratch);
     }
     engine.finish().errors
@@ -443,7 +383,7 @@ pub fn validate(text: &str, contract: &Contract) -> Vec<Diagnostic> {
 
 /// The prefix named by the first significant line of `text`, if any.
 pub fn detect_prefix(text: &str) -> Option<String> {
-    let line = syntax::lines(text).next()?;
+    let line = crate::read::lines(text).next()?;
     let mut fields = Vec::new();
     let mut errs = Vec::new();
     syntax::split_fields(line.text, ',', &mut fields, &mut errs);
