@@ -905,9 +905,9 @@ pub fn stream_to_json(
             return o.code;
         }
     };
-    let mut reader = mini::Reader::with_options(
+    let mut reader = mini::PushParser::with_options(
         &contract,
-        mini::ReaderOptions {
+        mini::PushOptions {
             keep_records: false,
             // a stream of any length in constant memory: only the line limit
             limits: mini::Limits {
@@ -915,12 +915,12 @@ pub fn stream_to_json(
                 max_records: usize::MAX,
                 ..mini::Limits::default()
             },
-            ..mini::ReaderOptions::default()
+            ..mini::PushOptions::default()
         },
     );
     let mut reported = 0;
     let mut emit = |records: Vec<mini::Record>,
-                    reader: &mini::Reader<'_>,
+                    reader: &mini::PushParser<'_>,
                     out: &mut dyn Write,
                     err: &mut dyn Write| {
         for r in records {

@@ -14,7 +14,7 @@
 //! | [`parse_bytes`] | raw bytes | no panic; strict ⇔ lenient without errors; limits; lenient ⊆ line-by-line |
 //! | [`escape_marker_roundtrip`] | [`EscapeInput`] | `parse(dumps(o)) ≡ o` or a documented rejection; the quoted spelling parses the same |
 //! | [`canonical_roundtrip`] | [`CanonicalInput`] | generated contract + valid object: `parse(dumps(o)) ≡ o`, `dumps(parse(t)) == t` |
-//! | [`stream_chunks`] | [`StreamInput`] | the push [`Reader`] equals the whole-text parse for any chunking |
+//! | [`stream_chunks`] | [`StreamInput`] | the push [`PushParser`] equals the whole-text parse for any chunking |
 //! | [`contract_json`] | raw bytes → JSON | `Contract::from_value` gives a contract or E20; a contract round-trips |
 //! | `typed_roundtrip` (feature `derive`) | `TypedDoc` | `from_str(to_string(x)) == x` for `#[derive(mini::Mini)]` types |
 //!
@@ -47,7 +47,7 @@ use serde_json::{json, Map, Number, Value};
 use mini::__private::number::Dec;
 use mini::__private::syntax::{self, is_space};
 use mini::contract::Contract;
-use mini::stream::{Reader, ReaderOptions, StreamEnd};
+use mini::stream::{PushOptions, PushParser, StreamEnd};
 use mini::value::{self, equivalent, Document, Record};
 use mini::Limits;
 use mini::{Code, Diagnostic};
@@ -859,7 +859,7 @@ const ALONE_LINES: usize = 48;
 ///    then gives the same document; otherwise its error lists the same
 ///    diagnostics; `validate` (values not kept) reports the same
 ///    diagnostics as `parse_lenient`;
-/// 3. `parse_lenient_with` under the default limits equals `parse_lenient`,
+/// 3. `parse_lenient_with_limits` under the default limits equals `parse_lenient`,
 ///    and under tiny limits either equals it or fails with a limit that the
 ///    text really exceeds;
 /// 4. the account is consistent: valid records + invalid record lines =
@@ -880,7 +880,7 @@ const ALONE_LINES: usize = 48;
 ///    or is one of the documented rejections: E06 (a
 ///    value with outer whitespace kept by `\<TAB>` or quotes, ADR 0004),
 ///    E12 (a header key that is not `[A-Za-z_][A-Za-z0-9_]*`); and the typed
-///    serializer (`to_string_with`, checked value by value) gives the same
+///    serializer (`to_string_with_contract`, checked value by value) gives the same
 ///    text or the same error codes as `dumps`.
 pub fn parse_bytes(data: &[u8]) {
     let owned;
@@ -953,8 +953,8 @@ fn check_text(text: &str, c: &Contract) {
 
 fn check_limits(text: &str, c: &Contract, lenient: &Document) {
     if text.len() < 1 << 20 {
-        match value::parse_lenient_with(text, c, &Limits::default()) {
-            Ok(d) => same_document(&d, lenient, "parse_lenient_with(default)"),
+        match value::parse_lenient_with_limits(text, c, &Limits::default()) {
+            Ok(d) => same_document(&d, lenient, "parse_lenient_with_limits(default)"),
             Err(e) => fail(format!("default limits hit by {} bytes: {e}", text.len())),
         }
     }
@@ -963,8 +963,8 @@ fn check_limits(text: &str, c: &Contract, lenient: &Document) {
         max_line_bytes: 48,
         max_records: 2,
     };
-    match value::parse_lenient_with(text, c, &tiny) {
-        Ok(d) => same_document(&d, lenient, "parse_lenient_with(tiny)"),
+    match value::parse_lenient_with_limits(text, c, &tiny) {
+        Ok(d) => same_document(&d, lenient, "parse_lenient_with_limits(tiny)"),
         Err(e) => {
             let long = syntax::lines(text).any(|l| l.text.len() > tiny.max_line_bytes);
             let many = lenient.record_lines() > tiny.max_records;
@@ -972,7 +972,7 @@ fn check_limits(text: &str, c: &Contract, lenient: &Document) {
                 Some(mini::Limit::LineBytes) if long => {}
                 Some(mini::Limit::Records) if many => {}
                 _ => fail(format!(
-                    "parse_lenient_with(tiny) failed with '{e}' (long line: {long}, too many records: {many})"
+                    "parse_lenient_with_limits(tiny) failed with '{e}' (long line: {long}, too many records: {many})"
                 )),
             }
         }
@@ -1083,12 +1083,12 @@ fn check_line_by_line(text: &str, c: &Contract, doc: &Document) {
     }
 }
 
-/// The typed serializer (`to_string_with`: the direct encoder, checked
+/// The typed serializer (`to_string_with_contract`: the direct encoder, checked
 /// value by value) writes what `dumps` wrote for `obj`, or refuses it with
 /// the same error codes.
 #[track_caller]
 fn typed_writes_as_dumps(obj: &Value, c: &Contract, dumped: &mini::Result<String>) {
-    let typed = mini::to_string_with(obj, c);
+    let typed = mini::to_string_with_contract(obj, c);
     let same = match (dumped, &typed) {
         (Ok(a), Ok(b)) => a == b,
         (Err(a), Err(b)) => codes(a.diagnostics()) == codes(b.diagnostics()),
@@ -1096,7 +1096,7 @@ fn typed_writes_as_dumps(obj: &Value, c: &Contract, dumped: &mini::Result<String
     };
     if !same {
         fail(format!(
-            "to_string_with {typed:?} differs from dumps {dumped:?}\ncontract: {}\nobject: {obj}",
+            "to_string_with_contract {typed:?} differs from dumps {dumped:?}\ncontract: {}\nobject: {obj}",
             serde_json::to_string(c).unwrap_or_default()
         ));
     }
@@ -2906,8 +2906,8 @@ struct Streamed {
     push_error: Option<mini::Error>,
 }
 
-fn stream(c: &Contract, chunks: &[&[u8]], opts: ReaderOptions) -> Streamed {
-    let mut r = Reader::with_options(c, opts);
+fn stream(c: &Contract, chunks: &[&[u8]], opts: PushOptions) -> Streamed {
+    let mut r = PushParser::with_options(c, opts);
     let mut seen = Vec::new();
     for ch in chunks {
         match r.push(ch) {
@@ -2928,7 +2928,7 @@ fn stream(c: &Contract, chunks: &[&[u8]], opts: ReaderOptions) -> Streamed {
     }
 }
 
-/// A document cut into arbitrary chunks through the push [`Reader`].
+/// A document cut into arbitrary chunks through the push [`PushParser`].
 ///
 /// Asserts that:
 ///
@@ -2941,9 +2941,9 @@ fn stream(c: &Contract, chunks: &[&[u8]], opts: ReaderOptions) -> Streamed {
 ///    `last_line_terminated` / `incomplete_line` describe the text's end;
 /// 3. a strict reader fails exactly when the text has errors, with them;
 ///    a reader that keeps no records reports the same errors and counts;
-/// 4. with `max_records`, the reader and `parse_lenient_with` fail alike
+/// 4. with `max_records`, the reader and `parse_lenient_with_limits` fail alike
 ///    (same message) or give the same document; with `max_line_bytes`, the
-///    reader is at least as strict as `parse_lenient_with` and gives the
+///    reader is at least as strict as `parse_lenient_with_limits` and gives the
 ///    same document when it accepts.
 pub fn stream_chunks(input: &StreamInput) {
     let contracts = parse_contracts();
@@ -2963,9 +2963,9 @@ pub fn stream_chunks(input: &StreamInput) {
         from = cut;
     }
     chunks.push(&bytes[from..]);
-    let unlimited = ReaderOptions {
+    let unlimited = PushOptions {
         limits: Limits::UNLIMITED,
-        ..ReaderOptions::default()
+        ..PushOptions::default()
     };
 
     let text = match value::from_utf8(bytes) {
@@ -3053,7 +3053,7 @@ pub fn stream_chunks(input: &StreamInput) {
     let strict = stream(
         c,
         &chunks,
-        ReaderOptions {
+        PushOptions {
             strict: true,
             ..unlimited
         },
@@ -3071,7 +3071,7 @@ pub fn stream_chunks(input: &StreamInput) {
     let light = stream(
         c,
         &chunks,
-        ReaderOptions {
+        PushOptions {
             keep_records: false,
             ..unlimited
         },
@@ -3098,21 +3098,23 @@ pub fn stream_chunks(input: &StreamInput) {
     let limited = stream(
         c,
         &chunks,
-        ReaderOptions {
+        PushOptions {
             limits: opts,
             ..unlimited
         },
     );
     match (
         limited.push_error.map(Err).unwrap_or(limited.end),
-        value::parse_lenient_with(text, c, &opts),
+        value::parse_lenient_with_limits(text, c, &opts),
     ) {
-        (Ok(a), Ok(b)) => {
-            same_document(&a.document, &b, "max_records reader vs parse_lenient_with")
-        }
+        (Ok(a), Ok(b)) => same_document(
+            &a.document,
+            &b,
+            "max_records reader vs parse_lenient_with_limits",
+        ),
         (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
         (a, b) => fail(format!(
-            "max_records={max_records}: reader {:?}, parse_lenient_with {:?}",
+            "max_records={max_records}: reader {:?}, parse_lenient_with_limits {:?}",
             a.map(|e| e.valid).map_err(|e| e.to_string()),
             b.map(|d| d.records().len()).map_err(|e| e.to_string())
         )),
@@ -3125,23 +3127,23 @@ pub fn stream_chunks(input: &StreamInput) {
     let limited = stream(
         c,
         &chunks,
-        ReaderOptions {
+        PushOptions {
             limits: opts,
-            ..ReaderOptions::default()
+            ..PushOptions::default()
         },
     );
     match (
         limited.push_error.map(Err).unwrap_or(limited.end),
-        value::parse_lenient_with(text, c, &opts),
+        value::parse_lenient_with_limits(text, c, &opts),
     ) {
         (Ok(a), Ok(b)) => same_document(
             &a.document,
             &b,
-            "max_line_bytes reader vs parse_lenient_with",
+            "max_line_bytes reader vs parse_lenient_with_limits",
         ),
         (Err(a), _) if a.limit_exceeded() == Some(mini::Limit::LineBytes) => {}
         (a, b) => fail(format!(
-            "max_line_bytes={max_line_bytes}: reader {:?}, parse_lenient_with {:?}",
+            "max_line_bytes={max_line_bytes}: reader {:?}, parse_lenient_with_limits {:?}",
             a.map(|e| e.valid).map_err(|e| e.to_string()),
             b.map(|d| d.records().len()).map_err(|e| e.to_string())
         )),

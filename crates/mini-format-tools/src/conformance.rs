@@ -322,7 +322,7 @@ impl Runner {
                 let res = dumps(&case.input, &c);
                 // the typed serializer (direct encoder, per-value checks)
                 // must agree with `dumps`, text for text and error for error
-                let typed = mini::to_string_with(&case.input, &c);
+                let typed = mini::to_string_with_contract(&case.input, &c);
                 let same = match (&res, &typed) {
                     (Ok(a), Ok(b)) => a == b,
                     (Err(a), Err(b)) => pairs(a.diagnostics()) == pairs(b.diagnostics()),
@@ -330,7 +330,7 @@ impl Runner {
                 };
                 if !same {
                     return Err(format!(
-                        "to_string_with {typed:?} differs from dumps {res:?}"
+                        "to_string_with_contract {typed:?} differs from dumps {res:?}"
                     ));
                 }
                 if exp.get("rejected").and_then(Value::as_bool) == Some(true) {

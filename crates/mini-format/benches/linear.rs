@@ -62,12 +62,12 @@ fn ten_megabyte_lines(c: &mut Criterion) {
         .throughput(Throughput::Bytes(size() as u64));
     for (name, contract, text) in cases() {
         assert!(
-            mini::parse_with(&text, &contract, &mini::Limits::UNLIMITED).is_ok(),
+            mini::parse_with_limits(&text, &contract, &mini::Limits::UNLIMITED).is_ok(),
             "{name} must be valid"
         );
         group.bench_function(name, |b| {
             b.iter(|| {
-                mini::parse_with(black_box(&text), &contract, &mini::Limits::UNLIMITED)
+                mini::parse_with_limits(black_box(&text), &contract, &mini::Limits::UNLIMITED)
                     .map(|d| d.records().len())
             })
         });

@@ -110,13 +110,25 @@ where
 /// Deserializes any `Deserialize` type from `.mini` text under a given
 /// contract (no derive needed), under the default [`Limits`]: the value is
 /// shaped like the canonical object (`prefix`, `header`, records).
-pub fn from_str_with<'de, T>(s: &'de str, contract: &Contract) -> Result<T>
+pub fn from_str_with_contract<'de, T>(s: &'de str, contract: &Contract) -> Result<T>
 where
     T: de::Deserialize<'de>,
 {
     let mut de = Deserializer::new(s, contract);
     let value = T::deserialize(&mut de);
     de.end(value)
+}
+
+/// The old name of [`from_str_with_contract`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `from_str_with_contract` (ADR 0019: a suffix says what the variant adds)"
+)]
+pub fn from_str_with<'de, T>(s: &'de str, contract: &Contract) -> Result<T>
+where
+    T: de::Deserialize<'de>,
+{
+    from_str_with_contract(s, contract)
 }
 
 /// Where the deserializer's lines come from.

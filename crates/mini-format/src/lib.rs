@@ -42,22 +42,29 @@ pub mod value;
 
 pub use contract::{Contract, Registry};
 pub use de::{
-    from_reader, from_reader_with_limits, from_slice, from_str, from_str_with,
+    from_reader, from_reader_with_limits, from_slice, from_str, from_str_with_contract,
     from_str_with_limits, Deserializer,
 };
 pub use error::{Code, Diagnostic, Error, Limit, Result};
 #[cfg(feature = "derive")]
 pub use mini_format_derive::Mini;
 pub use read::Limits;
-pub use ser::{to_string, to_string_with, to_writer};
-pub use stream::{Reader, ReaderOptions, StreamEnd};
+pub use ser::{to_string, to_string_with_contract, to_writer};
+pub use stream::{PushOptions, PushParser, StreamEnd};
 pub use typed::{Date, Decimal, Mini};
+// the old names, kept as deprecated aliases (ADR 0019)
 #[allow(deprecated)]
-pub use value::ParseOptions;
+pub use de::from_str_with;
+#[allow(deprecated)]
+pub use ser::to_string_with;
+#[allow(deprecated)]
+pub use stream::{Reader, ReaderOptions};
 pub use value::{
-    detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
-    validate, Diagnostics, Document, Record,
+    detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with_limits,
+    parse_with_limits, validate, Document, ParseReport, Record,
 };
+#[allow(deprecated)]
+pub use value::{parse_lenient_with, parse_with, Diagnostics, ParseOptions};
 
 /// Whether this build holds ints beyond `i64`/`u64` exactly: true with the
 /// `arbitrary_precision` feature; without it such an int is E06 with a

@@ -1,5 +1,5 @@
 //! The one line reader: every entry point (`parse*`, `from_str`,
-//! `from_slice`, `from_reader`, the typed stream and the push [`Reader`])
+//! `from_slice`, `from_reader`, the typed stream and the push [`PushParser`])
 //! cuts its input into lines here, under one [`Limits`].
 //!
 //! [`LineCutter`] is the only place that skips a leading BOM, drops the CR
@@ -9,7 +9,7 @@
 //! [`SliceLines`] borrow from the input, [`IoLines`] reads a [`BufRead`]
 //! one line at a time into a reused buffer.
 //!
-//! [`Reader`]: crate::stream::Reader
+//! [`PushParser`]: crate::stream::PushParser
 
 use std::io::BufRead;
 #[cfg(test)]
@@ -30,7 +30,7 @@ use crate::syntax::{self, Line};
 /// let contract = mini::Contract::from_json(
 ///     r#"{"prefix": "t", "core": [{"name": "x", "type": "str"}]}"#).unwrap();
 /// let limits = mini::Limits { max_records: 1, ..mini::Limits::default() };
-/// let err = mini::parse_with("t|n=2\na\nb", &contract, &limits).unwrap_err();
+/// let err = mini::parse_with_limits("t|n=2\na\nb", &contract, &limits).unwrap_err();
 /// assert_eq!(err.limit_exceeded(), Some(mini::Limit::Records));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

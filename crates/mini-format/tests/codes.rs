@@ -1,7 +1,7 @@
 //! Every SPEC 1.1 error code (§8), one test that makes it fire — with its
 //! exact code, 1-based line and field — and at least one near miss where a
 //! similar input is valid and the code does not fire. Also: lenient mode and
-//! its [`mini::Diagnostics`], the rendered form of a [`mini::Diagnostic`],
+//! its [`mini::ParseReport`], the rendered form of a [`mini::Diagnostic`],
 //! and the serializer's rejections (the parser's code and line).
 //!
 //! Lines: the header is line 1; record `i` (0-based) of a document without

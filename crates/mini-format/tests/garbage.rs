@@ -131,7 +131,7 @@ fn check(text: &str, c: &Contract) -> Document {
     let run = catch_unwind(AssertUnwindSafe(|| {
         // no limit: the inputs here include lines past the default 1 MiB,
         // and what is checked is strict against lenient
-        let strict = mini::parse_with(text, c, &mini::Limits::UNLIMITED);
+        let strict = mini::parse_with_limits(text, c, &mini::Limits::UNLIMITED);
         let lenient = mini::parse_lenient(text, c);
         let _ = mini::detect_prefix(text);
         (strict, lenient)

@@ -44,7 +44,7 @@ fn every_entry_point_refuses_too_many_records() {
     let c = contract();
     let named = |e: mini::Error| e.limit_exceeded();
     assert_eq!(
-        named(mini::parse_with(THREE, &c, &limits).unwrap_err()),
+        named(mini::parse_with_limits(THREE, &c, &limits).unwrap_err()),
         Some(Limit::Records)
     );
     assert_eq!(
@@ -59,11 +59,11 @@ fn every_entry_point_refuses_too_many_records() {
         mini::stream::records_with_limits(THREE.as_bytes(), &c, limits).collect();
     let last = items.last().unwrap().as_ref().unwrap_err();
     assert_eq!(last.limit_exceeded(), Some(Limit::Records));
-    let mut r = mini::Reader::with_options(
+    let mut r = mini::PushParser::with_options(
         &c,
-        mini::ReaderOptions {
+        mini::PushOptions {
             limits,
-            ..mini::ReaderOptions::default()
+            ..mini::PushOptions::default()
         },
     );
     assert_eq!(
@@ -72,7 +72,7 @@ fn every_entry_point_refuses_too_many_records() {
     );
     // two records are fine everywhere
     let two = "t|n=2\na\nb\n";
-    assert!(mini::parse_with(two, &c, &limits).is_ok());
+    assert!(mini::parse_with_limits(two, &c, &limits).is_ok());
     let doc = mini::from_str_with_limits::<Doc>(two, limits).unwrap();
     assert_eq!((doc.header.n, doc.items.len()), (2, 2));
 }

@@ -1,9 +1,9 @@
 //! Streaming: records as the model writes them.
 //!
-//! [`Reader`] is a push parser: feed it chunks of bytes as they arrive (a
+//! [`PushParser`] is a push parser: feed it chunks of bytes as they arrive (a
 //! chunk may end anywhere, inside a UTF-8 character, an escape or a quoted
 //! element) and it returns each record as soon as its line is complete.
-//! [`Reader::end`] gives the account: the same [`Document`] that
+//! [`PushParser::end`] gives the account: the same [`Document`] that
 //! [`crate::parse_lenient`] gives for the whole text, plus what was expected,
 //! received, missing and cut off. The count check (E04) happens only there.
 //!
@@ -22,10 +22,21 @@ use crate::error::{Diagnostic, Error, Result};
 use crate::read::{Limits, LineCutter};
 use crate::value::{Builder, Document, Fed, Record};
 
-/// Options of a [`Reader`].
+/// The old name of [`PushParser`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `PushParser` (it is pushed chunks; `from_reader` pulls)"
+)]
+pub type Reader<'c> = PushParser<'c>;
+
+/// The old name of [`PushOptions`].
+#[deprecated(since = "0.1.0", note = "renamed `PushOptions`")]
+pub type ReaderOptions = PushOptions;
+
+/// Options of a [`PushParser`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReaderOptions {
-    /// Strict: [`Reader::end`] fails if the document has any error (records
+pub struct PushOptions {
+    /// Strict: [`PushParser::end`] fails if the document has any error (records
     /// are still returned as their lines close).
     pub strict: bool,
     /// Keep the valid records in the final [`Document`] (turn off to stream
@@ -37,10 +48,10 @@ pub struct ReaderOptions {
     pub limits: Limits,
 }
 
-impl Default for ReaderOptions {
+impl Default for PushOptions {
     /// Lenient, keeping records, the default [`Limits`].
     fn default() -> Self {
-        ReaderOptions {
+        PushOptions {
             strict: false,
             keep_records: true,
             limits: Limits::default(),
@@ -80,7 +91,7 @@ pub struct StreamEnd {
     pub incomplete_line: Option<IncompleteLine>,
     /// `Some(true)` when records are missing or the last line looks cut;
     /// `None` when `n` is unknown and nothing looks cut (see
-    /// [`crate::Diagnostics::truncated`]).
+    /// [`crate::ParseReport::truncated`]).
     pub truncated: Option<bool>,
     /// True when the document is valid: every declared record arrived and
     /// nothing is wrong.
@@ -95,7 +106,7 @@ pub struct StreamEnd {
 /// ```
 /// let contract = mini::Contract::from_json(
 ///     r#"{"prefix": "t", "core": [{"name": "title", "type": "str"}]}"#).unwrap();
-/// let mut reader = mini::Reader::new(&contract);
+/// let mut reader = mini::PushParser::new(&contract);
 /// assert!(reader.push(b"t|n=2\nfirst ti").unwrap().is_empty());
 /// let got = reader.push(b"tle\nsec").unwrap();
 /// assert_eq!(got[0].value["title"], "first title");
@@ -104,9 +115,9 @@ pub struct StreamEnd {
 /// assert!(end.complete);
 /// ```
 #[derive(Debug)]
-pub struct Reader<'c> {
+pub struct PushParser<'c> {
     builder: Builder<'c>,
-    opts: ReaderOptions,
+    opts: PushOptions,
     /// The one line reader's state: line numbers, limits, BOM, CR, UTF-8.
     cutter: LineCutter,
     buf: Vec<u8>,
@@ -118,15 +129,15 @@ pub struct Reader<'c> {
     scratch: Scratch<'static>,
 }
 
-impl<'c> Reader<'c> {
+impl<'c> PushParser<'c> {
     /// A lenient reader keeping records.
     pub fn new(contract: &'c Contract) -> Self {
-        Reader::with_options(contract, ReaderOptions::default())
+        PushParser::with_options(contract, PushOptions::default())
     }
 
     /// A reader with options.
-    pub fn with_options(contract: &'c Contract, opts: ReaderOptions) -> Self {
-        Reader {
+    pub fn with_options(contract: &'c Contract, opts: PushOptions) -> Self {
+        PushParser {
             builder: Builder::new(contract),
             opts,
             cutter: LineCutter::new(opts.limits),

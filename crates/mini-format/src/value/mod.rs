@@ -52,7 +52,7 @@ pub struct Document {
 /// Unknown stays unknown: when `n` is absent or ill-typed, `declared_n`,
 /// `missing_records` and `excess_records` are `None` (JSON `null`), never 0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Diagnostics {
+pub struct ParseReport {
     /// True when the document has no error at all.
     pub ok: bool,
     /// The header prefix as written (`None` without a header line).
@@ -176,8 +176,8 @@ impl Document {
         Value::Object(m)
     }
 
-    /// The account of the parse (see [`Diagnostics`]).
-    pub fn diagnostics(&self) -> Diagnostics {
+    /// The account of the parse (see [`ParseReport`]).
+    pub fn diagnostics(&self) -> ParseReport {
         let header_line = self.header.as_ref().map_or(0, |h| h.line);
         let mut invalid: Vec<usize> = self
             .errors
@@ -198,7 +198,7 @@ impl Document {
             Some(_) => Some(false),
             None => None,
         };
-        Diagnostics {
+        ParseReport {
             ok: self.errors.is_empty(),
             prefix: self.prefix().map(str::to_string),
             declared_n: n,
@@ -300,7 +300,7 @@ impl<'c> Builder<'c> {
     }
 }
 
-/// The resource limits of [`parse_with`], by their old name.
+/// The resource limits of [`parse_with_limits`], by their old name.
 #[deprecated(
     since = "0.1.0",
     note = "use `mini::Limits`: one set of limits for every entry point"
@@ -309,7 +309,11 @@ pub type ParseOptions = Limits;
 
 /// [`parse_lenient`] under resource limits: `Err` only when a limit is
 /// exceeded.
-pub fn parse_lenient_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+pub fn parse_lenient_with_limits(
+    text: &str,
+    contract: &Contract,
+    limits: &Limits,
+) -> Result<Document> {
     let mut p = Builder::new(contract);
     let mut scratch = Scratch::new();
     let mut lines = StrLines::new(text, *limits);
@@ -322,8 +326,8 @@ pub fn parse_lenient_with(text: &str, contract: &Contract, limits: &Limits) -> R
 }
 
 /// [`parse`] under resource limits.
-pub fn parse_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
-    let doc = parse_lenient_with(text, contract, limits)?;
+pub fn parse_with_limits(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+    let doc = parse_lenient_with_limits(text, contract, limits)?;
     if doc.errors.is_empty() {
         Ok(doc)
     } else {
@@ -335,7 +339,7 @@ pub fn parse_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Do
 /// records and every error (an empty text gives a document carrying E01).
 /// No limit applies (the text is already in memory, and a lenient parse
 /// has no error to report a breach with): for untrusted input, use
-/// [`parse_lenient_with`].
+/// [`parse_lenient_with_limits`].
 pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
     let mut p = Builder::new(contract);
     let mut scratch = Scratch::new();
@@ -351,7 +355,7 @@ pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
 /// is valid, otherwise an [`Error`] listing every error found (or the limit
 /// breached).
 pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
-    parse_with(text, contract, &Limits::default())
+    parse_with_limits(text, contract, &Limits::default())
 }
 
 /// Validates `text` under `contract` without building any value: every
@@ -399,4 +403,29 @@ pub fn from_utf8(bytes: &[u8]) -> Result<&str> {
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         Error::utf8(line, at)
     })
+}
+
+/// The old name of [`ParseReport`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `ParseReport` (a report, next to `Diagnostic`, one error)"
+)]
+pub type Diagnostics = ParseReport;
+
+/// The old name of [`parse_with_limits`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `parse_with_limits` (ADR 0019: a suffix says what the variant adds)"
+)]
+pub fn parse_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+    parse_with_limits(text, contract, limits)
+}
+
+/// The old name of [`parse_lenient_with_limits`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `parse_lenient_with_limits` (ADR 0019: a suffix says what the variant adds)"
+)]
+pub fn parse_lenient_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+    parse_lenient_with_limits(text, contract, limits)
 }
