@@ -78,11 +78,9 @@ impl<'v, 'de, 'c> RecordDe<'v, 'de, 'c> {
     }
 }
 
-impl<'de> de::Deserializer<'de> for RecordDe<'_, 'de, '_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(RecordAccess {
+impl<'v, 'de, 'c> RecordDe<'v, 'de, 'c> {
+    fn access(self) -> RecordAccess<'v, 'de, 'c> {
+        RecordAccess {
             records_key: self.contract.records_key(),
             fields: self.contract.fields().iter(),
             values: self.values.iter_mut(),
@@ -90,13 +88,70 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_, 'de, '_> {
             pending: None,
             line: self.line,
             index: self.index,
-        })
+        }
+    }
+
+    /// Whether a struct with serde's `fields` can be read positionally: its
+    /// fields are the record's canonical keys in the contract's order, and
+    /// every key has a value in this record (a map leaves an absent value
+    /// out, so that serde applies `None` or `#[serde(default)]`; a sequence
+    /// could not).
+    fn positional(&self, fields: &[&str]) -> bool {
+        let mut names = fields.iter();
+        for (f, v) in self.contract.fields().iter().zip(self.values.iter()) {
+            if matches!(v, FieldValue::Default) && f.default.is_none() {
+                return false;
+            }
+            match &f.kind {
+                Kind::MList {
+                    items_key,
+                    selected_key,
+                    ..
+                } => {
+                    if matches!(v, FieldValue::MList(_, Selection::One(None)))
+                        || names.next() != Some(&items_key.as_str())
+                        || names.next() != Some(&selected_key.as_str())
+                    {
+                        return false;
+                    }
+                }
+                _ => {
+                    if names.next() != Some(&f.name.as_str()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        names.next().is_none()
+    }
+}
+
+impl<'de> de::Deserializer<'de> for RecordDe<'_, 'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(self.access())
+    }
+
+    /// A struct whose fields are the record's keys in order is read as a
+    /// sequence (as bincode, or csv without headers): no key is matched.
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.positional(fields) {
+            visitor.visit_seq(self.access())
+        } else {
+            visitor.visit_map(self.access())
+        }
     }
 
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
+        tuple_struct map enum identifier ignored_any
     }
 }
 
@@ -121,18 +176,16 @@ pub(super) struct RecordAccess<'v, 'de, 'c> {
     pub(super) index: usize,
 }
 
-impl<'de> MapAccess<'de> for RecordAccess<'_, 'de, '_> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+impl<'v, 'de, 'c> RecordAccess<'v, 'de, 'c> {
+    /// Moves to the next present value (see the type's docs) and returns its
+    /// canonical key; the value waits in `pending`.
+    fn advance(&mut self) -> Option<&'c str> {
         if let Some((sel, f, key)) = self.selection.take() {
             self.pending = Some(Pending::Selection(sel, f, key));
-            return seed.deserialize(key.into_deserializer()).map(Some);
+            return Some(key);
         }
         loop {
-            let (Some(f), Some(v)) = (self.fields.next(), self.values.next()) else {
-                return Ok(None);
-            };
+            let (f, v) = (self.fields.next()?, self.values.next()?);
             if matches!(v, FieldValue::Default) && f.default.is_none() {
                 continue;
             }
@@ -153,7 +206,35 @@ impl<'de> MapAccess<'de> for RecordAccess<'_, 'de, '_> {
                 _ => f.name.as_str(),
             };
             self.pending = Some(Pending::Field(v, f, key));
-            return seed.deserialize(key.into_deserializer()).map(Some);
+            return Some(key);
+        }
+    }
+}
+
+/// The record as a sequence of its values (see
+/// [`RecordDe::deserialize_struct`]).
+impl<'de> SeqAccess<'de> for RecordAccess<'_, 'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        match self.advance() {
+            Some(_) => MapAccess::next_value_seed(self, seed).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.values.len())
+    }
+}
+
+impl<'de> MapAccess<'de> for RecordAccess<'_, 'de, '_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.advance() {
+            Some(key) => seed.deserialize(key.into_deserializer()).map(Some),
+            None => Ok(None),
         }
     }
 
