@@ -14,6 +14,14 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
             "empty document: header missing",
         ));
     };
+    if let Some(t) = &h.n_impossible {
+        return Some(Diagnostic::new(
+            Code::E04,
+            0,
+            None,
+            format!("header declares n={t} but document has {record_lines} record lines"),
+        ));
+    }
     let n = h.n?;
     (n != record_lines as u64).then(|| {
         Diagnostic::new(

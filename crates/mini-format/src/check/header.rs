@@ -14,7 +14,13 @@ pub fn check_header(
     let mut fields = Vec::new();
     let mut syntax_errors = Vec::new();
     syntax::split_fields(line.text, sep, &mut fields, &mut syntax_errors);
-    for e in &syntax_errors {
+    // each lexical error belongs to the field it lies in: the prefix's are
+    // reported now, an entry's under its key (one defect, one error)
+    let field_of = |e: &SyntaxError| fields.iter().rposition(|f| f.offset <= e.offset);
+    for e in syntax_errors
+        .iter()
+        .filter(|e| field_of(e).is_none_or(|i| i == 0))
+    {
         diags.push(syntax_diag(ln, None, e));
     }
     let prefix = fields
@@ -41,11 +47,18 @@ pub fn check_header(
     }
     let mut seen: HashSet<String> = HashSet::new();
     let mut pools = Pools::default();
-    for f in fields.iter().skip(1) {
+    for (i, f) in fields.iter().enumerate().skip(1) {
+        let mut lexical = syntax_errors
+            .iter()
+            .filter(|e| field_of(e) == Some(i))
+            .peekable();
         if f.is_empty() {
             continue;
         }
-        let Some((key_raw, value_raw)) = syntax::split_entry(f.raw) else {
+        let Some((key_raw, mut value_raw)) = syntax::split_entry(f.raw) else {
+            for e in lexical {
+                diags.push(syntax_diag(ln, None, e));
+            }
             diags.push(Diagnostic::new(
                 Code::E12,
                 ln,
@@ -55,6 +68,17 @@ pub fn check_header(
             continue;
         };
         let key = syntax::unescape(key_raw, sep);
+        if lexical.peek().is_some() {
+            let field = crate::contract::is_key(&key).then_some(key.as_str());
+            for e in lexical {
+                diags.push(syntax_diag(ln, field, e));
+                if e.kind == syntax::SyntaxErrorKind::DanglingBackslash {
+                    // reported once (E09); the value is read without it, so
+                    // the same byte is no type error too (ADR 0022)
+                    value_raw = value_raw.strip_suffix('\\').unwrap_or(value_raw);
+                }
+            }
+        }
         if !crate::contract::is_key(&key) {
             // SPEC 1.1 §4: key ::= [A-Za-z_] [A-Za-z0-9_]* — a malformed entry (E12)
             diags.push(diag(
@@ -94,6 +118,20 @@ pub fn check_header(
             decode_str: true,
         };
         let res = check_kind(&value, &hk.kind, false, &place, &mut pools);
+        if key == "n" {
+            // SPEC 1.1 §5: n is present (E03), an int (E06) and the number of
+            // record lines (E04). An int that no line count can equal
+            // (negative, or beyond 64 bits) is E04 at the end, not E06.
+            let digits = value.text(sep);
+            let digits = digits.trim_matches(syntax::is_space);
+            if number::is_int(digits) {
+                let canonical = number::canonical_int(digits);
+                if canonical.parse::<u64>().is_err() {
+                    info.n_impossible = Some(canonical);
+                    continue;
+                }
+            }
+        }
         match res {
             Ok(v) => {
                 let int = match &v {

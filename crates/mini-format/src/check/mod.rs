@@ -81,6 +81,9 @@ pub struct HeaderInfo {
     pub n: Option<u64>,
     /// Whether `n` appeared in the header at all.
     pub n_present: bool,
+    /// A declared `n` that is an int no line count can equal (negative, or
+    /// beyond 64 bits), in canonical digits: E04 once the lines are counted.
+    pub n_impossible: Option<String>,
     /// The document version (`v`, 1 when absent or ill-typed).
     pub version: u64,
     /// The physical line of the header.
