@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::check::number::{self, Dec};
 use crate::contract::{Contract, Field, HeaderKey, Kind, MarkerRule, Scalar, ScalarType};
 use crate::error::{Code, Diagnostic, Error, Result};
-use crate::syntax::{escape_element_into, escape_scalar_into};
+use crate::syntax::{escape_element_into, escape_scalar_into, escape_scalar_sep_into};
 
 type Fail = (Code, String);
 
@@ -33,9 +33,11 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-/// Checks that a string survives parsing unchanged: parsing trims
-/// unescaped outer whitespace (a line break is written `\n`, so it stays).
-pub(crate) fn survives(s: &str) -> std::result::Result<(), Fail> {
+/// Checks that a string survives parsing unchanged under list separator
+/// `sep`: parsing trims unescaped outer whitespace (a line break is written
+/// `\n`, so it stays; a whitespace separator, a TAB, is written `\<sep>`
+/// wherever the value sits, §3.3, so it stays too).
+pub(crate) fn survives(s: &str, sep: char) -> std::result::Result<(), Fail> {
     // fast path: ASCII edges that are not whitespace
     let plain = |b: u8| b.is_ascii_graphic();
     match (s.as_bytes().first(), s.as_bytes().last()) {
@@ -43,7 +45,7 @@ pub(crate) fn survives(s: &str) -> std::result::Result<(), Fail> {
         (Some(&f), Some(&l)) if plain(f) && plain(l) => return Ok(()),
         _ => {}
     }
-    let trimmed = |c: char| crate::syntax::is_space(c) && c != '\n' && c != '\r';
+    let trimmed = |c: char| crate::syntax::is_space(c) && c != '\n' && c != '\r' && c != sep;
     if s.starts_with(trimmed) || s.ends_with(trimmed) {
         return Err(e06(format!(
             "string {s:?} has outer whitespace, which parsing would trim"
@@ -53,11 +55,11 @@ pub(crate) fn survives(s: &str) -> std::result::Result<(), Fail> {
 }
 
 /// The canonical text (unescaped) of a scalar given as canonical JSON.
-pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, Fail> {
+pub(crate) fn scalar_text(v: &Value, s: &Scalar, sep: char) -> std::result::Result<String, Fail> {
     match s.ty {
         ScalarType::Str | ScalarType::Enum | ScalarType::Date => match v {
             Value::String(t) => {
-                survives(t)?;
+                survives(t, sep)?;
                 Ok(t.clone())
             }
             other => Err(e06(format!(
@@ -68,7 +70,7 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
         },
         ScalarType::Decimal => match v {
             Value::String(t) => {
-                survives(t)?;
+                survives(t, sep)?;
                 Ok(if number::is_decimal(t) {
                     number::canonical_decimal(t)
                 } else {
@@ -140,11 +142,11 @@ impl Encoder<'_> {
         s: &Scalar,
         in_header: bool,
     ) -> std::result::Result<(), Fail> {
-        let text = scalar_text(v, s)?;
+        let text = scalar_text(v, s, self.sep)?;
         if text.is_empty() && !in_header {
             return Err(e06("an empty string cannot be written in a scalar field (it reads back as null or as a missing value)"));
         }
-        escape_scalar_into(out, &text);
+        escape_scalar_sep_into(out, &text, self.sep);
         Ok(())
     }
 
@@ -159,8 +161,8 @@ impl Encoder<'_> {
             if i > 0 {
                 out.push(self.sep);
             }
-            let text =
-                scalar_text(it, item).map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?;
+            let text = scalar_text(it, item, self.sep)
+                .map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?;
             escape_element_into(out, &text, self.sep);
             if marked.contains(&i) {
                 out.push('*');
@@ -218,7 +220,7 @@ impl Encoder<'_> {
                     )))
                 }
                 Some(x) => {
-                    let text = scalar_text(x, &c.scalar)
+                    let text = scalar_text(x, &c.scalar, self.sep)
                         .map_err(|(code, m)| (code, format!("{}: {m}", c.name)))?;
                     if text.is_empty() {
                         return Err(e06(format!(
@@ -352,8 +354,8 @@ impl Encoder<'_> {
         match hk.map(|h| &h.kind) {
             None => match v {
                 Value::String(s) => {
-                    survives(s)?;
-                    escape_scalar_into(out, s);
+                    survives(s, self.sep)?;
+                    escape_scalar_sep_into(out, s, self.sep);
                     Ok(())
                 }
                 Value::Number(n) => {
