@@ -92,3 +92,20 @@ fn other_outer_whitespace_is_still_refused() {
         assert!(to_string_with(&object(v), &c).is_err());
     }
 }
+
+/// Of the separators the contract rules allow, TAB is the only one that
+/// parsing would trim: every other whitespace character (and `is_space`'s
+/// U+001C–U+001F) is refused as a separator, so no other edge needs this.
+#[test]
+fn tab_is_the_only_whitespace_separator_allowed() {
+    let allowed: Vec<char> = (0u32..0x3001)
+        .filter_map(char::from_u32)
+        .filter(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(c))
+        .filter(|c| {
+            Contract::from_value(json!({"prefix": "w", "list_separator": c.to_string(),
+                "core": [{"name": "l", "type": "list"}]}))
+            .is_ok()
+        })
+        .collect();
+    assert_eq!(allowed, ['\t']);
+}
