@@ -22,6 +22,14 @@ pub(crate) fn survives(s: &str) -> bool {
     !(s.starts_with(trimmed) || s.ends_with(trimmed))
 }
 
+/// Whether `dumps` writes `s` under list separator `sep`: it survives, or
+/// its only outer whitespace is a whitespace separator (a TAB), which the
+/// serializer writes `\<sep>` in every position (SPEC 1.1 §3.3).
+pub(crate) fn writable(s: &str, sep: char) -> bool {
+    let trimmed = |c: char| is_space(c) && c != '\n' && c != '\r' && c != sep;
+    !(s.starts_with(trimmed) || s.ends_with(trimmed))
+}
+
 /// `s` without the outer whitespace the serializer refuses.
 pub(crate) fn survivor(s: &str) -> String {
     s.trim_matches(|c: char| is_space(c) && c != '\n' && c != '\r')

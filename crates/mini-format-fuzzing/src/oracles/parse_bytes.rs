@@ -49,7 +49,8 @@ pub(crate) const ALONE_LINES: usize = 48;
 ///    gives text that parses to an equivalent object and is a fixed point
 ///    of `dumps ∘ parse` (a raw CR in a value reads back as LF, ADR 0004),
 ///    or is one of the documented rejections: E06 (a
-///    value with outer whitespace kept by `\<TAB>` or quotes, ADR 0004),
+///    value with outer whitespace kept by quotes, or by `\<TAB>` under a
+///    separator other than TAB, ADR 0004),
 ///    E12 (a header key that is not `[A-Za-z_][A-Za-z0-9_]*`); and the typed
 ///    serializer (`to_string_with_contract`, checked value by value) gives the same
 ///    text or the same error codes as `dumps`.

@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use crate::check::{self, check_atom, HeaderInfo, Uniques};
 use crate::contract::{Component, Contract, Field, Kind, MarkerRule, Scalar, ScalarType};
 use crate::number::{self, Dec};
-use crate::syntax::{self, escape_element_into, escape_scalar_into, is_space, Line};
+use crate::syntax::{self, escape_element_into, escape_scalar_sep_into, is_space, Line};
 use crate::value::dumps::{encode_header, survives};
 
 /// Gave up: the caller falls back to `dumps`.
@@ -828,8 +828,9 @@ struct FieldSer<'a> {
 /// Where a scalar is written.
 #[derive(Clone, Copy)]
 enum Pos {
-    /// A scalar field: escaped as a scalar, never empty.
-    Field,
+    /// A scalar field under the list separator: escaped as a scalar, never
+    /// empty.
+    Field(char),
     /// A list element or a tuple component: escaped as an element.
     Element(char),
 }
@@ -848,12 +849,19 @@ struct ScalarSer<'a> {
 }
 
 impl ScalarSer<'_> {
+    /// The contract's list separator.
+    fn sep(&self) -> char {
+        match self.pos {
+            Pos::Field(sep) | Pos::Element(sep) => sep,
+        }
+    }
+
     fn text(self, t: &str) -> R<bool> {
         if t.is_empty() && self.no_empty {
             return Err(GiveUp);
         }
         match self.pos {
-            Pos::Field => escape_scalar_into(self.out, t),
+            Pos::Field(sep) => escape_scalar_sep_into(self.out, t, sep),
             Pos::Element(sep) => escape_element_into(self.out, t, sep),
         }
         Ok(true)
@@ -873,12 +881,12 @@ impl ScalarSer<'_> {
     fn string(self, t: &str) -> R<bool> {
         match self.scalar.ty {
             ScalarType::Str | ScalarType::Enum | ScalarType::Date => {
-                survives(t).map_err(|_| GiveUp)?;
+                survives(t, self.sep()).map_err(|_| GiveUp)?;
                 self.check(t)?;
                 self.text(t)
             }
             ScalarType::Decimal => {
-                survives(t).map_err(|_| GiveUp)?;
+                survives(t, self.sep()).map_err(|_| GiveUp)?;
                 if number::is_decimal(t) {
                     let canonical = number::canonical_decimal(t);
                     self.check(&canonical)?;
@@ -1205,7 +1213,7 @@ impl<'a> FieldSer<'a> {
         match self.kind {
             Kind::Scalar(s) => Ok(ScalarSer {
                 scalar: s,
-                pos: Pos::Field,
+                pos: Pos::Field(self.sep),
                 out: &mut self.slot.text,
                 no_empty: true,
                 ranged: true,

@@ -13,7 +13,9 @@ pub use lex::{
     split_list, split_list_nom, trim_raw, unescape, unescape_into, Element, RawField, SyntaxError,
     SyntaxErrorKind, ESCAPE, FIELD_SEP, MARKER, QUOTE,
 };
-pub use write::{escape_element, escape_element_into, escape_scalar, escape_scalar_into};
+pub use write::{
+    escape_element, escape_element_into, escape_scalar, escape_scalar_into, escape_scalar_sep_into,
+};
 
 /// One significant physical line of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
