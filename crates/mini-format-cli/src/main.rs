@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod lines;
 
 fn main() {
     std::process::exit(cli::main());

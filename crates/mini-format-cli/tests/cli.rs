@@ -144,7 +144,7 @@ fn invalid_utf8_and_binary_input_are_clear_errors() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stdout(&o).contains("invalid UTF-8 at line 2, byte offset 19"),
+        stdout(&o).contains("invalid UTF-8 at line 2, byte offset 6 in the line"),
         "{}",
         stdout(&o)
     );
@@ -414,4 +414,159 @@ fn tokens_and_stats_agree_and_savings_read_as_savings() {
             format!("(.mini as written: {counted} tokens; the table counts its canonical form)");
         assert_eq!(table.contains(&note), !canonical, "{table}");
     }
+}
+
+// ---- issue 14: the reference's CLI habits (item 6) -------------------------
+
+#[test]
+fn validate_lenient_keeps_the_valid_records() {
+    // truncated.mini: 2 valid records, 3 errors
+    let args = ["validate", "examples/truncated.mini", "--forks", FORKS];
+    let strict = mini(&args, None);
+    assert_eq!(strict.status.code(), Some(1));
+    let o = mini(&[&args[..], &["--lenient"]].concat(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // every error is still reported, then the lenient verdict
+    assert!(out.contains("E04 document:"), "{out}");
+    assert!(
+        out.ends_with("LENIENT: 2 valid record(s) kept, 3 error(s)\n"),
+        "{out}"
+    );
+    // a valid document reads as without --lenient
+    let o = mini(
+        &[
+            "validate",
+            "examples/quiz.mini",
+            "--forks",
+            FORKS,
+            "--lenient",
+        ],
+        None,
+    );
+    assert_eq!(stdout(&o), "OK: prefix=quiz v1 records=4 n=4\n");
+    // nothing valid left: invalid even when lenient
+    let o = mini(
+        &["validate", "-", "--forks", FORKS, "--lenient"],
+        Some(b"quiz|n=2|k=4\nq1|x\nq2|y"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).ends_with("INVALID: 2 error(s)\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+fn json_of(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", stdout(o), stderr(o)))
+}
+
+#[test]
+fn diagnose_always_prints_json() {
+    // no contract found: unverified, exit 3, still JSON
+    let o = mini(&["diagnose", "-", "--forks", FORKS], Some(b"zz|n=1\nx"));
+    assert_eq!(o.status.code(), Some(3));
+    let v = json_of(&o);
+    assert_eq!(v["status"], "unverified");
+    assert!(v["reason"].as_str().unwrap().contains("'zz'"), "{v}");
+    // a first line of prose is no header (not a family named `hello world`)
+    let o = mini(
+        &["diagnose", "-", "--forks", FORKS],
+        Some(b"hello world\nquiz|n=0|k=4"),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let v = json_of(&o);
+    assert_eq!(v["status"], "unverified");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.starts_with("no header"), "{reason}");
+    // the same for validate
+    let o = mini(&["validate", "-", "--forks", FORKS], Some(b"hello world\n"));
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("UNVERIFIED: no header"),
+        "{}",
+        stderr(&o)
+    );
+    // valid and invalid documents carry their status
+    let o = mini(&["diagnose", "examples/quiz.mini", "--forks", FORKS], None);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json_of(&o);
+    assert_eq!(v["status"], "valid");
+    assert_eq!(v["valid_lines"], serde_json::json!([2, 3, 4, 5]));
+    // invalid UTF-8: JSON, the lines before it, and where it is
+    let o = mini(
+        &["diagnose", "-", "--forks", FORKS],
+        Some(b"quiz|n=2|k=4\nq1|s|a*,b,c,d|1|apply||1,1,0\nq2|caf\xe9|x"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v = json_of(&o);
+    assert_eq!(v["status"], "invalid");
+    assert_eq!(
+        v["input_error"],
+        "invalid UTF-8 at line 3, byte offset 6 in the line"
+    );
+    assert_eq!(v["valid_lines"], serde_json::json!([2]));
+    // an empty document: E01, as JSON
+    let o = mini(&["diagnose", "-"], Some(b"\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(json_of(&o)["errors"][0]["code"], "E01");
+}
+
+#[test]
+fn family_commands_take_prefix_positional_or_with_p() {
+    for cmd in [
+        &["grammar", "--format", "lark"][..],
+        &["prompt"][..],
+        &["to-schema"][..],
+    ] {
+        let positional = mini(&[cmd, &["quiz", "--forks", FORKS]].concat(), None);
+        assert_eq!(
+            positional.status.code(),
+            Some(0),
+            "{cmd:?}: {}",
+            stderr(&positional)
+        );
+        let flag = mini(&[cmd, &["-p", "quiz", "--forks", FORKS]].concat(), None);
+        assert_eq!(flag.status.code(), Some(0), "{cmd:?} -p: {}", stderr(&flag));
+        assert_eq!(stdout(&flag), stdout(&positional), "{cmd:?}");
+        let long = mini(
+            &[cmd, &["--prefix", "quiz", "--forks", FORKS]].concat(),
+            None,
+        );
+        assert_eq!(stdout(&long), stdout(&positional), "{cmd:?}");
+        // and --contract PATH (item 7: to-schema too)
+        let path = mini(
+            &[cmd, &["--contract", "examples/forks/quiz/contract.json"]].concat(),
+            None,
+        );
+        assert_eq!(
+            path.status.code(),
+            Some(0),
+            "{cmd:?} --contract: {}",
+            stderr(&path)
+        );
+        assert_eq!(stdout(&path), stdout(&positional), "{cmd:?}");
+    }
+}
+
+// ---- issue 14: bounded memory and output contracts (item 7) ----------------
+
+#[test]
+fn stream_ends_with_its_summary_on_invalid_utf8() {
+    let o = mini(
+        &["to-json", "--stream", "-", "--forks", FORKS],
+        Some(b"quiz|n=2|k=4\nq1|s|a*,b,c,d|1|apply||1,1,0\nq2|caf\xe9|x"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 1, "the record before it");
+    let err = stderr(&o);
+    let summary: Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["summary"]["complete"], false);
+    assert_eq!(summary["summary"]["received"], 1);
+    assert_eq!(
+        summary["summary"]["input_error"],
+        "invalid UTF-8 at line 3, byte offset 6 in the line"
+    );
 }

@@ -25,7 +25,7 @@ pub mod tokens;
 
 // The core's engine, shared within the workspace (its `__private` items are
 // pinned to this exact version; ADR 0019).
-use mini::__private::{check, syntax};
+use mini::__private::{check, number, syntax};
 use mini::validate;
 use mini::{contract, value};
 

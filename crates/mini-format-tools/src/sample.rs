@@ -47,9 +47,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::check::number::{canonical_decimal, format_f64, is_decimal, Dec};
 use crate::contract::{Arity, Bound, Contract, Kind, MarkerRule, Scalar, ScalarType};
 use crate::error::{Code, Diagnostic, Error, Result};
+use crate::number::{canonical_decimal, format_f64, is_decimal, Dec};
 
 /// The length of a list that nothing else fixes (within its arity).
 const LIST_LEN: u64 = 2;

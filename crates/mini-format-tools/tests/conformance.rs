@@ -72,6 +72,42 @@ fn own_suite_passes() {
     assert_eq!(report.not_run(), big_int_cases, "{}", report.summary());
 }
 
+/// A `dumps` case from its contract, input and expected errors.
+fn dumps_case(
+    input: serde_json::Value,
+    errors: serde_json::Value,
+) -> mini_tools::conformance::Case {
+    serde_json::from_value(serde_json::json!({
+        "id": "runner-dumps-first-error",
+        "mode": "dumps",
+        "contract": {"prefix": "t", "core": [{"name": "a", "type": "int"}]},
+        "input": input,
+        "expected": {"rejected": true, "errors": errors}
+    }))
+    .expect("a case")
+}
+
+/// As upstream's runner (`conformance/README.en.md`, `dumps` mode): a
+/// rejection passes when the serializer's error, its first diagnostic, has
+/// one of the expected `(code, line)` pairs; later diagnostics (other
+/// records) are not judged.
+fn dumps_rejection_is_judged_by_the_first_diagnostic() {
+    let runner = Runner::default();
+    let dir = std::path::Path::new(".");
+    let two_bad = serde_json::json!({"prefix": "t", "header": {},
+        "records": [{"a": "x"}, {"a": "y"}]});
+    // the first diagnostic (E06 on line 2) is expected; the second record's
+    // E06 on line 3 is not listed, and does not fail the case
+    let case = dumps_case(
+        two_bad.clone(),
+        serde_json::json!([{"code": "E06", "line": 2}]),
+    );
+    assert_eq!(runner.run_case(&case, dir), Ok(()));
+    // the first diagnostic is not among the expected pairs: a failure
+    let case = dumps_case(two_bad, serde_json::json!([{"code": "E06", "line": 3}]));
+    assert!(runner.run_case(&case, dir).is_err());
+}
+
 /// Runs both suites (each in its own unwinding scope, so that one failing
 /// does not hide the other's counts) and fails the test binary if either
 /// failed. `cargo test -- NAME` filters as libtest would.
@@ -80,9 +116,13 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let suites: [(&str, fn()); 2] = [
+    let suites: [(&str, fn()); 3] = [
         ("upstream_suite_passes", upstream_suite_passes),
         ("own_suite_passes", own_suite_passes),
+        (
+            "dumps_rejection_is_judged_by_the_first_diagnostic",
+            dumps_rejection_is_judged_by_the_first_diagnostic,
+        ),
     ];
     let mut failed = Vec::new();
     let mut ran = 0;
@@ -96,7 +136,7 @@ fn main() {
         }
     }
     println!(
-        "conformance: {} suite(s) run, {} failed{}",
+        "conformance: {} check(s) run, {} failed{}",
         ran,
         failed.len(),
         if failed.is_empty() {

@@ -2,7 +2,9 @@
 //!
 //! * the regex form with the `regex` crate, anchored `\A(?:…)\z`;
 //! * the Lark form with `llguidance` (its Earley parser and lexer, fed one
-//!   byte per token through toktrie's single-byte approximate tokenizer);
+//!   byte per token through toktrie's single-byte approximate tokenizer),
+//!   and with the Python `lark` package (`MINI_LARK_PYTHON`, required under
+//!   CI);
 //! * the GBNF form with `schoolmarm`, a Rust port of llama.cpp's grammar
 //!   engine (parser and pushdown stacks), fed the document character by
 //!   character.
@@ -444,7 +446,7 @@ fn fixed_record_counts_use_a_repetition() {
     let fams = families();
     let c = &fams[0].contract;
     assert!(grammar(c, GrammarFormat::Gbnf, Some(12)).contains("(\"\\n\" record){12}"));
-    assert!(grammar(c, GrammarFormat::Lark, Some(12)).contains("(\"\\n\" RECORD){12}"));
+    assert!(grammar(c, GrammarFormat::Lark, Some(12)).contains("(\"\\n\" RECORD) ~ 12"));
     assert!(grammar(c, GrammarFormat::Regex, Some(12)).contains("){12}"));
     // and `n` is pinned
     let e = Engines::new(c, Some(0));
@@ -816,4 +818,136 @@ fn odd_contracts_agree_with_the_parser() {
     let doc = "tb|n=1\nr1|a|1\t|x*";
     assert!(mini::parse(doc, &c).is_err());
     assert!(!Engines::new(&c, None).accepts(doc, "trailing tab"));
+}
+
+// ---- Python `lark` -------------------------------------------------------
+
+/// The Python that runs the Python `lark` check: `MINI_LARK_PYTHON` (which
+/// `.ci/run` points at the virtual environment it installs `lark` into) or
+/// `python3`. `None` when it cannot import `lark`.
+fn lark_python() -> Option<String> {
+    let python = std::env::var("MINI_LARK_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import lark"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    ok.then_some(python)
+}
+
+/// Loads every grammar with `lark.Lark` (Earley, the default) and parses the
+/// documents each must accept and reject; prints one line per failure.
+const LARK_CHECK: &str = r#"
+import json, sys, lark
+failures = []
+for g in json.load(sys.stdin):
+    try:
+        parser = lark.Lark(g["grammar"], start="start")
+    except Exception as e:
+        failures.append(f"{g['name']}: does not load: {type(e).__name__}: {e}")
+        continue
+    for doc, want in [(d, True) for d in g["accept"]] + [(d, False) for d in g["reject"]]:
+        try:
+            parser.parse(doc)
+            got = True
+        except lark.exceptions.LarkError:
+            got = False
+        if got != want:
+            failures.append(f"{g['name']}: {'rejects' if want else 'accepts'} {doc!r}")
+for f in failures:
+    print(f)
+print(f"{len(failures)} failures")
+"#;
+
+/// The exported Lark grammar is Lark: the Python `lark` package (the
+/// reference implementation of the dialect) loads the grammar of each of the
+/// 14 upstream families, accepts their valid and escaping fixtures and
+/// rejects their bad ones, as llguidance does. Skipped with a note when no
+/// Python with `lark` is found, except under CI (`CI` set), where that fails.
+#[test]
+fn every_family_grammar_loads_in_python_lark() {
+    let Some(python) = lark_python() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but no Python with the `lark` package was found: set \
+             MINI_LARK_PYTHON to a python that can `import lark` (.ci/run installs one)"
+        );
+        eprintln!(
+            "NOTE: every_family_grammar_loads_in_python_lark checked nothing: no Python \
+             with `lark` (set MINI_LARK_PYTHON)"
+        );
+        return;
+    };
+    let mut jobs = Vec::new();
+    for f in families() {
+        let valid = f.fixture("valid.mini").expect("valid present");
+        let escaping = f.fixture("escaping.mini").expect("escaping present");
+        let bad: Vec<String> = ["bad_arity.mini", "bad_marker.mini", "bad_type.mini"]
+            .iter()
+            .filter_map(|n| f.fixture(n))
+            .collect();
+        jobs.push(serde_json::json!({
+            "name": format!("{} (any count)", f.name),
+            "grammar": grammar(&f.contract, GrammarFormat::Lark, None),
+            "accept": [valid, escaping],
+            "reject": bad,
+        }));
+        let n = record_count(&valid);
+        jobs.push(serde_json::json!({
+            "name": format!("{} (n={n})", f.name),
+            "grammar": grammar(&f.contract, GrammarFormat::Lark, Some(n)),
+            "accept": [valid],
+            "reject": [valid.lines().take(n).collect::<Vec<_>>().join("\n")],
+        }));
+    }
+    // a list with a lower bound only, and one with both (also in llguidance)
+    let bounds = Contract::from_json(
+        r#"{"prefix": "lm", "core": [{"name": "xs", "type": "list", "min": 2},
+            {"name": "ys", "type": "list", "item": "int", "min": 1, "max": 3}]}"#,
+    )
+    .expect("contract");
+    let lark = grammar(&bounds, GrammarFormat::Lark, None);
+    let (good, bad) = (
+        ["lm|n=1\na,b,c|1,2,3", "lm|n=2\na,b|1\nc,d,e,f|4,5"],
+        ["lm|n=1\na|1", "lm|n=1\na,b|1,2,3,4", "lm|n=1\na,b|"],
+    );
+    let engines = Engines::new(&bounds, None);
+    for d in good {
+        assert!(
+            engines.accepts(d, d) && mini::parse(d, &bounds).is_ok(),
+            "{d}"
+        );
+    }
+    for d in bad {
+        assert!(
+            !engines.accepts(d, d) && mini::parse(d, &bounds).is_err(),
+            "{d}"
+        );
+    }
+    jobs.push(serde_json::json!({
+        "name": "lm (list bounds)", "grammar": lark, "accept": good, "reject": bad,
+    }));
+    let mut child = std::process::Command::new(&python)
+        .args(["-c", LARK_CHECK])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    let input = serde_json::to_vec(&jobs).expect("json");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&input).expect("write to python");
+    });
+    let out = child.wait_with_output().expect("python finishes");
+    writer.join().expect("writer");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.lines().last() == Some("0 failures"),
+        "Python lark disagrees:\n{stdout}\n{stderr}"
+    );
+    assert_eq!(jobs.len(), 29);
 }

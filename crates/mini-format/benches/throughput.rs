@@ -9,7 +9,7 @@
 //! 3. `validate`: `mini::validate` (no values built) vs
 //!    `serde_json::from_str::<IgnoredAny>` (for context);
 //! 4. `serialize`: `mini::to_string` vs `serde_json::to_string`;
-//! 5. `stream`: the push `mini::Reader` fed 4 KiB chunks, records not kept.
+//! 5. `stream`: the push `mini::PushParser` fed 4 KiB chunks, records not kept.
 //!
 //! Throughput is in bytes of each side's own text (`.mini` for `mini`, JSON
 //! for `serde_json`); records/s = 100,000 / time. The defaults are set for a
@@ -149,11 +149,11 @@ where
     g.throughput(mini_bytes);
     g.bench_function("mini", |b| {
         b.iter(|| {
-            let opts = mini::ReaderOptions {
+            let opts = mini::PushOptions {
                 keep_records: false,
-                ..mini::ReaderOptions::default()
+                ..mini::PushOptions::default()
             };
-            let mut reader = mini::Reader::with_options(&f.contract, opts);
+            let mut reader = mini::PushParser::with_options(&f.contract, opts);
             for chunk in black_box(f.mini.as_bytes()).chunks(4096) {
                 black_box(reader.push(chunk).unwrap());
             }

@@ -1,6 +1,6 @@
 //! Peak memory of streaming validation: generates a quiz-like document of
 //! about `SIZE` bytes on the fly (never held whole) and pushes it into
-//! `mini::Reader` in 64 KiB chunks with `keep_records: false`, under a
+//! `mini::PushParser` in 64 KiB chunks with `keep_records: false`, under a
 //! contract without `unique` fields (unique values must be remembered, so a
 //! unique field grows memory with the document). Run under
 //! `/usr/bin/time -v` to read the maximum resident set size:
@@ -38,7 +38,7 @@ fn record(rng: &mut data::Rng, i: usize, contract: &mini::Contract, out: &mut St
         },
         items: vec![q],
     };
-    let text = mini::to_string_with(&doc, contract).unwrap();
+    let text = mini::to_string_with_contract(&doc, contract).unwrap();
     // drop the header line: keep the record line
     let line = &text[text.find('\n').unwrap() + 1..];
     out.push_str(line);
@@ -67,11 +67,17 @@ fn main() {
     }
     let n = (size as f64 / (sample.len() as f64 / 1000.0)).round() as usize;
 
-    let opts = mini::ReaderOptions {
+    let opts = mini::PushOptions {
         keep_records: false,
-        ..mini::ReaderOptions::default()
+        // a stream of any length in constant memory: only the line limit
+        limits: mini::Limits {
+            max_input_bytes: usize::MAX,
+            max_records: usize::MAX,
+            ..mini::Limits::default()
+        },
+        ..mini::PushOptions::default()
     };
-    let mut reader = mini::Reader::with_options(&contract, opts);
+    let mut reader = mini::PushParser::with_options(&contract, opts);
     let start = Instant::now();
     let mut buf = format!("quiz|n={n}|k=4|topic=generated\n");
     let mut bytes = 0u64;

@@ -32,6 +32,8 @@ mod check;
 pub mod contract;
 mod de;
 mod error;
+mod number;
+mod read;
 mod ser;
 pub mod stream;
 mod syntax;
@@ -39,19 +41,32 @@ mod typed;
 pub mod value;
 
 pub use contract::{Contract, Registry};
-pub use de::{from_reader, from_slice, from_str, from_str_with, Deserializer};
+pub use de::{
+    from_reader, from_reader_with_limits, from_slice, from_str, from_str_with_contract,
+    from_str_with_limits, Deserializer,
+};
 pub use error::{Code, Diagnostic, Error, Limit, Result};
 /// The attribute reference is the module [`mini::derive`](crate::derive);
 /// the trait implemented is [`Mini`](trait@crate::Mini).
 #[cfg(feature = "derive")]
 pub use mini_format_derive::Mini;
-pub use ser::{to_string, to_string_with, to_writer};
-pub use stream::{Reader, ReaderOptions, StreamEnd};
+pub use read::Limits;
+pub use ser::{to_string, to_string_with_contract, to_writer};
+pub use stream::{PushOptions, PushParser, StreamEnd};
 pub use typed::{Date, Decimal, Mini, MiniDocument};
+// the old names, kept as deprecated aliases (ADR 0019)
+#[allow(deprecated)]
+pub use de::from_str_with;
+#[allow(deprecated)]
+pub use ser::to_string_with;
+#[allow(deprecated)]
+pub use stream::{Reader, ReaderOptions};
 pub use value::{
-    detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with, parse_with,
-    validate, Diagnostics, Document, ParseOptions, Record,
+    detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with_limits,
+    parse_with_limits, validate, Document, ParseReport, Record,
 };
+#[allow(deprecated)]
+pub use value::{parse_lenient_with, parse_with, Diagnostics, ParseOptions};
 
 /// `#[derive(mini::Mini)]`: the attribute reference (a module of
 /// documentation only; the derive itself is [`Mini`](macro@crate::Mini)).
@@ -74,8 +89,13 @@ pub mod __private {
     pub mod check {
         pub use crate::check::*;
     }
+    /// Lexical numbers: canonical ints, floats, decimals, exact comparison.
+    pub mod number {
+        pub use crate::number::*;
+    }
     /// The line syntax: lines, fields, list elements, escapes.
     pub mod syntax {
+        pub use crate::read::lines;
         pub use crate::syntax::*;
     }
     /// What `#[derive(Mini)]` expands to.

@@ -27,7 +27,7 @@ use crate::typed::Mini;
 /// to canonical `.mini` text.
 pub fn to_string<T: Serialize + Mini>(value: &T) -> Result<String> {
     let contract = T::cached_contract()?;
-    to_string_with(value, &contract)
+    to_string_with_contract(value, &contract)
 }
 
 /// [`to_string`] into a writer (a final newline is not added).
@@ -39,7 +39,10 @@ pub fn to_writer<W: Write, T: Serialize + Mini>(mut writer: W, value: &T) -> Res
 
 /// Serializes any `Serialize` value shaped like the canonical object under
 /// a given contract.
-pub fn to_string_with<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Result<String> {
+pub fn to_string_with_contract<T: Serialize + ?Sized>(
+    value: &T,
+    contract: &Contract,
+) -> Result<String> {
     if let Some(enc) = direct::encode(value, contract) {
         if enc.verified {
             // Checked value by value with the engine's functions (ADR 0004,
@@ -58,6 +61,15 @@ pub fn to_string_with<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> 
     }
     let json = serde_json::to_value(value)?;
     crate::dumps(&json, contract)
+}
+
+/// The old name of [`to_string_with_contract`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `to_string_with_contract` (ADR 0019: a suffix says what the variant adds)"
+)]
+pub fn to_string_with<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Result<String> {
+    to_string_with_contract(value, contract)
 }
 
 #[cfg(test)]
@@ -197,7 +209,7 @@ mod tests {
             let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
             assert!(direct.verified, "checked value by value");
             assert_eq!(direct.text, dumps, "{x}");
-            assert_eq!(super::to_string_with(&doc, &c).unwrap(), dumps);
+            assert_eq!(super::to_string_with_contract(&doc, &c).unwrap(), dumps);
         }
     }
 
@@ -237,7 +249,7 @@ mod tests {
                 ],
             };
             let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c);
-            let got = super::to_string_with(&doc, &c);
+            let got = super::to_string_with_contract(&doc, &c);
             assert_eq!(
                 got.as_ref().map_err(ToString::to_string),
                 dumps.as_ref().map_err(ToString::to_string)
@@ -250,7 +262,7 @@ mod tests {
         }
     }
 
-    /// What `dumps` refuses, `to_string_with` refuses with the same errors.
+    /// What `dumps` refuses, `to_string_with_contract` refuses with the same errors.
     #[test]
     fn refusals_are_dumps_refusals() {
         let c = contract();
@@ -283,7 +295,7 @@ mod tests {
         cases.push(json!({"header": {"k": 3}, "items": [base.clone(), base.clone()]}));
         for obj in cases {
             let want = crate::dumps(&obj, &c).map_err(|e| e.to_string());
-            let got = super::to_string_with(&obj, &c).map_err(|e| e.to_string());
+            let got = super::to_string_with_contract(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(got, want, "{obj}");
         }
     }
@@ -335,7 +347,7 @@ mod tests {
         for (obj, valid) in cases {
             let want = crate::dumps(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(want.is_ok(), valid, "{obj}");
-            let got = super::to_string_with(&obj, &c).map_err(|e| e.to_string());
+            let got = super::to_string_with_contract(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(got, want, "{obj}");
             // the checks ran value by value, and refused what dumps refuses
             // (with `arbitrary_precision` a `serde_json::Number` arrives as
@@ -366,14 +378,14 @@ mod tests {
             assert!(!direct.expect("written directly").verified);
         }
         assert_eq!(
-            super::to_string_with(&late, &c).unwrap(),
+            super::to_string_with_contract(&late, &c).unwrap(),
             crate::dumps(&serde_json::to_value(&late).unwrap(), &c).unwrap()
         );
         let bad = Late {
             records: vec![rec(1, "lo", None, &[1, 2, 3])],
             header: json!({"k": 2}),
         };
-        assert!(super::to_string_with(&bad, &c).is_err());
+        assert!(super::to_string_with_contract(&bad, &c).is_err());
     }
 
     /// An `f32` is written with its own shortest digits (`0.1`), not the
@@ -395,7 +407,10 @@ mod tests {
         let doc = D {
             records: vec![R { x: 0.1 }],
         };
-        assert_eq!(super::to_string_with(&doc, &c).unwrap(), "f|n=1\n0.1");
+        assert_eq!(
+            super::to_string_with_contract(&doc, &c).unwrap(),
+            "f|n=1\n0.1"
+        );
     }
 
     /// On a tie between two shortest spellings (-1287950157429410.25 is
@@ -410,7 +425,7 @@ mod tests {
         let x = -5151800629717641.0_f64 / 4.0; // exactly -1287950157429410.25
         let v = serde_json::json!({"records": [{"x": x}]});
         let dumps = crate::dumps(&v, &c).unwrap();
-        assert_eq!(super::to_string_with(&v, &c).unwrap(), dumps);
+        assert_eq!(super::to_string_with_contract(&v, &c).unwrap(), dumps);
         // (with `arbitrary_precision` a `Number` keeps the digits it was
         // made with, and those are what `dumps` writes)
         if !crate::ARBITRARY_PRECISION {

@@ -1,7 +1,7 @@
 //! Every SPEC 1.1 error code (§8), one test that makes it fire — with its
 //! exact code, 1-based line and field — and at least one near miss where a
 //! similar input is valid and the code does not fire. Also: lenient mode and
-//! its [`mini::Diagnostics`], the rendered form of a [`mini::Diagnostic`],
+//! its [`mini::ParseReport`], the rendered form of a [`mini::Diagnostic`],
 //! and the serializer's rejections (the parser's code and line).
 //!
 //! Lines: the header is line 1; record `i` (0-based) of a document without
@@ -262,13 +262,8 @@ fn e03_near_miss_ill_typed_n_is_e06_not_e03() {
         1,
         Some("n"),
     );
-    assert_one(
-        &format!("t|n=-1|src=s|k=2\n{R}"),
-        &t(),
-        Code::E06,
-        1,
-        Some("n"),
-    );
+    // an int no line count can equal is E04 (issue 14, SPEC 1.1 §5)
+    assert_one(&format!("t|n=-1|src=s|k=2\n{R}"), &t(), Code::E04, 0, None);
     // an unknown n is not 0: no E04 either, whatever the number of lines
     let many = format!("t|n=x|src=s|k=2\n{R}\nr2|5|red|a*,b|x|1,");
     assert_code_absent(&many, &t(), Code::E03);
@@ -692,12 +687,13 @@ fn e09_unclosed_quote_and_text_after_quote_name_the_field() {
 
 #[test]
 fn e09_in_the_header() {
+    // the error names the entry's key (issue 15)
     assert_one(
         &format!("t|n=1|src=a\\qb|k=2\n{R}"),
         &t(),
         Code::E09,
         1,
-        None,
+        Some("src"),
     );
 }
 
@@ -1493,4 +1489,43 @@ fn e06_int_beyond_64_bits_names_the_feature() {
         1,
         Some("k"),
     );
+}
+
+/// Issue 14 item 2: `n` is an int with no bound. An int that can never
+/// equal a line count (negative, beyond 64 bits) is E04 at line 0, whatever
+/// the build's number policy; `n=abc` stays E06.
+#[test]
+fn e04_for_an_n_no_line_count_can_equal() {
+    for n in [
+        "-1",
+        "-0000",
+        "100000000000000000000",
+        "18446744073709551616",
+    ] {
+        let text = format!("t|n={n}|src=s|k=2\n{R}");
+        let d = assert_one(&text, &t(), Code::E04, 0, None);
+        let canonical = if n == "-0000" { "0" } else { n };
+        assert!(d.message().contains(&format!("n={canonical}")), "{d}");
+    }
+    // -0000 is 0, a count a document can have: valid with no record line
+    valid("t|n=-0000|src=s|k=2", &t());
+    assert_one(
+        &format!("t|n=abc|src=s|k=2\n{R}"),
+        &t(),
+        Code::E06,
+        1,
+        Some("n"),
+    );
+}
+
+/// Issue 14 item 4: a typed header value ending in a dangling backslash is
+/// one defect, one error (E09 naming the key), and a lenient parse keeps
+/// the value without the backslash.
+#[test]
+fn e09_dangling_backslash_in_a_typed_header_value_is_one_error() {
+    let text = format!("t|n=1|src=s|k=2\\\n{R}");
+    let d = assert_one(&text, &t(), Code::E09, 1, Some("k"));
+    assert!(d.message().contains("dangling backslash"), "{d}");
+    let doc = mini::parse_lenient(&text, &t());
+    assert_eq!(doc.header().unwrap()["k"], 2);
 }

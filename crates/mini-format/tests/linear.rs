@@ -71,7 +71,8 @@ struct Measure {
 fn measure(text: &str, c: &Contract) -> Measure {
     let _ = ALLOC.set_limit(ALLOC.allocated() + FUSE);
     let (total0, live0) = (ALLOC.total_allocated(), ALLOC.allocated());
-    let doc = mini::parse(text, c).expect("the 10 MB line is valid");
+    let doc = mini::parse_with_limits(text, c, &mini::Limits::UNLIMITED)
+        .expect("the 10 MB line is valid");
     let total = ALLOC.total_allocated() - total0;
     let retained = ALLOC.allocated().saturating_sub(live0);
     let records = doc.records().len();
@@ -143,7 +144,7 @@ fn a_long_line_is_refused_before_it_is_parsed_under_default_limits() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (name, c, text) = cases().swap_remove(1);
     let total0 = ALLOC.total_allocated();
-    let err = mini::parse_with(&text, &c, &mini::ParseOptions::default()).unwrap_err();
+    let err = mini::parse_with_limits(&text, &c, &mini::Limits::default()).unwrap_err();
     let total = ALLOC.total_allocated() - total0;
     assert_eq!(err.limit_exceeded(), Some(mini::Limit::LineBytes), "{name}");
     assert!(

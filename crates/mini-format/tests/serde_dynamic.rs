@@ -1,5 +1,5 @@
 //! The serde path with a contract loaded at run time (no derive):
-//! `from_str_with`, `to_string_with`, and equality with the dynamic path.
+//! `from_str_with_contract`, `to_string_with_contract`, and equality with the dynamic path.
 
 use std::borrow::Cow;
 
@@ -63,7 +63,7 @@ fn contract() -> mini::Contract {
 #[test]
 fn typed_equals_dynamic_then_json() {
     let c = contract();
-    let typed: Quiz = mini::from_str_with(QUIZ_DOC, &c).unwrap();
+    let typed: Quiz = mini::from_str_with_contract(QUIZ_DOC, &c).unwrap();
     let canonical = mini::parse(QUIZ_DOC, &c).unwrap().to_canonical();
     let json_text = canonical.to_string();
     let via_json: Quiz = serde_json::from_str(&json_text).unwrap();
@@ -96,10 +96,10 @@ fn typed_equals_dynamic_then_json() {
 fn unescaped_strings_borrow_and_escaped_ones_own() {
     let c = contract();
     let text = "quiz|n=1|k=2\nq1|plain stem|a*,b|1|apply||1,1,0\n";
-    let q: Quiz = mini::from_str_with(text, &c).unwrap();
+    let q: Quiz = mini::from_str_with_contract(text, &c).unwrap();
     assert!(matches!(q.items[0].stem, Cow::Borrowed("plain stem")));
     let text = "quiz|n=1|k=2\nq1|pipe \\| stem|a*,b|1|apply||1,1,0\n";
-    let q: Quiz = mini::from_str_with(text, &c).unwrap();
+    let q: Quiz = mini::from_str_with_contract(text, &c).unwrap();
     assert!(matches!(&q.items[0].stem, Cow::Owned(s) if s == "pipe | stem"));
 }
 
@@ -108,7 +108,7 @@ fn every_error_is_reported_with_line_field_and_path() {
     let c = contract();
     let text =
         "quiz|n=3|k=2\nq1|s|a*,b|9|apply||1,1,0\nq2|s|a,b|1|apply||1,1,0\nq3|s|a*,b|1|apply||1,1,0";
-    let err = mini::from_str_with::<Quiz>(text, &c).unwrap_err();
+    let err = mini::from_str_with_contract::<Quiz>(text, &c).unwrap_err();
     let got: Vec<(String, usize, Option<&str>)> = err
         .diagnostics()
         .iter()
@@ -129,16 +129,19 @@ fn rust_integer_ranges_are_e13_with_the_serde_path() {
     // k=300 does not fit the header's u8: E13 at the header line; level fits the
     // contract (1..5) and u8.
     let text = "quiz|n=1|k=300\nq1|s|a*,b|1|apply||1,1,0";
-    let err = mini::from_str_with::<Quiz>(text, &c).unwrap_err();
+    let err = mini::from_str_with_contract::<Quiz>(text, &c).unwrap_err();
     let d = &err.diagnostics()[0];
-    assert_eq!((d.line(), d.path()), (1, Some("header")));
+    assert_eq!(
+        (d.code(), d.line(), d.field(), d.path()),
+        (mini::Code::E13, 1, Some("k"), Some("header.k"))
+    );
 }
 
 #[test]
 fn serializer_matches_dumps() {
     let c = contract();
-    let q: Quiz = mini::from_str_with(QUIZ_DOC, &c).unwrap();
-    let text = mini::to_string_with(&q, &c).unwrap();
+    let q: Quiz = mini::from_str_with_contract(QUIZ_DOC, &c).unwrap();
+    let text = mini::to_string_with_contract(&q, &c).unwrap();
     let canonical = mini::parse(QUIZ_DOC, &c).unwrap().to_canonical();
     assert_eq!(text, mini::dumps(&canonical, &c).unwrap());
 }
@@ -146,7 +149,7 @@ fn serializer_matches_dumps() {
 #[test]
 fn into_json_value_without_any_struct() {
     let c = contract();
-    let v: serde_json::Value = mini::from_str_with(QUIZ_DOC, &c).unwrap();
+    let v: serde_json::Value = mini::from_str_with_contract(QUIZ_DOC, &c).unwrap();
     let canonical = mini::parse(QUIZ_DOC, &c).unwrap().to_canonical();
     assert!(mini::value::equivalent(&v, &canonical), "{v}");
 }

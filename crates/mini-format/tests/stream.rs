@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use mini::{Contract, Document, Reader, ReaderOptions};
+use mini::{Contract, Document, PushOptions, PushParser};
 use serde_json::Value;
 
 fn suite() -> PathBuf {
@@ -72,7 +72,7 @@ fn same(a: &Document, b: &Document, what: &str) {
 }
 
 fn streamed(c: &Contract, chunks: &[&[u8]]) -> (Document, Vec<Value>) {
-    let mut r = Reader::new(c);
+    let mut r = PushParser::new(c);
     let mut seen = Vec::new();
     for ch in chunks {
         for rec in r.push(ch).unwrap() {
@@ -117,11 +117,11 @@ fn one_byte_at_a_time_gives_identical_results() {
 #[test]
 fn strict_reader_fails_exactly_when_parse_fails() {
     for (name, c, text) in fixtures() {
-        let mut r = Reader::with_options(
+        let mut r = PushParser::with_options(
             &c,
-            ReaderOptions {
+            PushOptions {
                 strict: true,
-                ..ReaderOptions::default()
+                ..PushOptions::default()
             },
         );
         r.push(text.as_bytes()).unwrap();
@@ -182,11 +182,12 @@ fn utf8_split_across_chunks_is_fine_and_invalid_utf8_is_located() {
         assert!(doc.is_valid());
         assert_eq!(seen[0]["s"], "ñandú 🦀");
     }
-    let mut r = Reader::new(&c);
+    let mut r = PushParser::new(&c);
     r.push(b"t|n=1\nab").unwrap();
     let e = r.push(b"c\xff\n").unwrap_err();
     assert!(e.is_utf8());
-    assert!(e.to_string().contains("line 2, byte offset 9"), "{e}");
+    // the offset is counted within the line it names (ADR 0019)
+    assert!(e.to_string().contains("line 2, byte offset 3"), "{e}");
 }
 
 #[test]
@@ -195,7 +196,7 @@ fn the_end_account_keeps_unknown_apart_from_zero() {
         r#"{"prefix": "t", "core": [{"name": "a", "type": "int"}, {"name": "b", "type": "str"}]}"#,
     )
     .unwrap();
-    let mut r = Reader::new(&c);
+    let mut r = PushParser::new(&c);
     r.push(b"t|n=4\n1|x\n2|y\n3").unwrap();
     let end = r.end().unwrap();
     assert_eq!(end.expected, Some(4));
@@ -208,7 +209,7 @@ fn the_end_account_keeps_unknown_apart_from_zero() {
     assert_eq!(end.truncated, Some(true));
     assert!(!end.complete);
 
-    let mut r = Reader::new(&c);
+    let mut r = PushParser::new(&c);
     r.push(b"t|n=lots\n1|x\n").unwrap();
     let end = r.end().unwrap();
     assert_eq!(
@@ -222,11 +223,11 @@ fn the_end_account_keeps_unknown_apart_from_zero() {
 fn records_can_be_dropped_for_constant_memory() {
     let c =
         Contract::from_json(r#"{"prefix": "t", "core": [{"name": "a", "type": "int"}]}"#).unwrap();
-    let mut r = Reader::with_options(
+    let mut r = PushParser::with_options(
         &c,
-        ReaderOptions {
+        PushOptions {
             keep_records: false,
-            ..ReaderOptions::default()
+            ..PushOptions::default()
         },
     );
     let got = r.push(b"t|n=3\n1\n2\n3\n").unwrap();
@@ -241,11 +242,14 @@ fn records_can_be_dropped_for_constant_memory() {
 fn a_line_that_never_ends_hits_the_limit() {
     let c =
         Contract::from_json(r#"{"prefix": "t", "core": [{"name": "a", "type": "str"}]}"#).unwrap();
-    let mut r = Reader::with_options(
+    let mut r = PushParser::with_options(
         &c,
-        ReaderOptions {
-            max_line_bytes: 1000,
-            ..ReaderOptions::default()
+        PushOptions {
+            limits: mini::Limits {
+                max_line_bytes: 1000,
+                ..mini::Limits::default()
+            },
+            ..PushOptions::default()
         },
     );
     r.push(b"t|n=1\n").unwrap();
@@ -262,7 +266,7 @@ fn a_line_that_never_ends_hits_the_limit() {
 }
 
 /// `max_line_bytes` counts a line's text without BOM, CR and LF, in the
-/// streaming reader as in `parse_with`: both accept a line of exactly the
+/// streaming reader as in `parse_with_limits`: both accept a line of exactly the
 /// limit written with a BOM and CRLF, and both refuse one byte more, at the
 /// same line.
 #[test]
@@ -274,17 +278,17 @@ fn the_line_limit_is_counted_alike_with_bom_and_crlf() {
         let header = "t|n=1|x=".to_string() + &"h".repeat(limit - 8);
         let record = "r".repeat(limit + extra);
         let text = format!("\u{feff}{header}\r\n{record}\r\n");
-        let opts = mini::ParseOptions {
+        let opts = mini::Limits {
             max_line_bytes: limit,
-            ..mini::ParseOptions::default()
+            ..mini::Limits::default()
         };
-        let whole = mini::parse_lenient_with(&text, &c, &opts);
+        let whole = mini::parse_lenient_with_limits(&text, &c, &opts);
         for chunk in [1, 3, text.len()] {
-            let mut r = Reader::with_options(
+            let mut r = PushParser::with_options(
                 &c,
-                ReaderOptions {
-                    max_line_bytes: limit,
-                    ..ReaderOptions::default()
+                PushOptions {
+                    limits: opts,
+                    ..PushOptions::default()
                 },
             );
             let mut res = Ok(());
@@ -309,7 +313,9 @@ fn the_line_limit_is_counted_alike_with_bom_and_crlf() {
                     assert!(a.to_string().contains("at line 2:"), "{a}");
                     assert!(b.to_string().contains("at line 2:"), "chunk {chunk}: {b}");
                 }
-                _ => panic!("extra {extra}, chunk {chunk}: parse_with {whole:?} vs reader {res:?}"),
+                _ => panic!(
+                    "extra {extra}, chunk {chunk}: parse_with_limits {whole:?} vs reader {res:?}"
+                ),
             }
         }
     }

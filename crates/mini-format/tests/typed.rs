@@ -357,7 +357,7 @@ fn rust_integer_range_is_e13_with_the_serde_path() {
     #[cfg(feature = "arbitrary_precision")]
     {
         assert_eq!((d.code(), d.line()), (mini::Code::E13, 1));
-        assert_eq!(d.path(), Some("header"));
+        assert!(d.path().unwrap().starts_with("header.cat."), "{d:?}");
     }
     // a record field: `correct` is fine, `max_items`-like ints in records are
     // checked too (difficulty is u8 with a contract range, so use a bigger value)
@@ -400,7 +400,7 @@ fn errors_are_reported_up_to_the_record_serde_failed_on() {
         text.push('\n');
         text.push_str(&rec);
     }
-    let err = mini::from_str_with::<Doc>(&text, &c).unwrap_err();
+    let err = mini::from_str_with_contract::<Doc>(&text, &c).unwrap_err();
     let got: Vec<(mini::Code, usize)> = err
         .diagnostics()
         .iter()
@@ -410,7 +410,7 @@ fn errors_are_reported_up_to_the_record_serde_failed_on() {
 
     // without a serde failure, every line is checked and reported
     let text = text.replace("71|300", "71|3");
-    let err = mini::from_str_with::<Doc>(&text, &c).unwrap_err();
+    let err = mini::from_str_with_contract::<Doc>(&text, &c).unwrap_err();
     let lines: Vec<usize> = err.diagnostics().iter().map(|d| d.line()).collect();
     assert_eq!(lines, [41, 76], "{err}");
 }

@@ -86,11 +86,12 @@
 //! * [`GrammarFormat::Gbnf`]: llama.cpp's GBNF (`root ::= …`, `{m,n}`
 //!   repetitions, `\xHH`/`\uHHHH` escapes in classes). Tested with
 //!   `schoolmarm`, a Rust port of llama.cpp's grammar engine.
-//! * [`GrammarFormat::Lark`]: the Lark dialect of llguidance (`start:` rule,
-//!   `{m,n}` repetitions, `/regex/` classes). `start` is a rule over line
-//!   lexemes; every other rule is an uppercase terminal compiled to a
-//!   regular expression, so lexing is unambiguous. Tested with
-//!   `llguidance` itself.
+//! * [`GrammarFormat::Lark`]: Lark (`start:` rule, `x ~ m..n` repetitions,
+//!   `/regex/` classes), the subset that both llguidance and the Python
+//!   `lark` package read (neither-only `{m,n}` is not used). `start` is a
+//!   rule over line lexemes; every other rule is an uppercase terminal
+//!   compiled to a regular expression, so lexing is unambiguous. Tested with
+//!   `llguidance` and with Python `lark`.
 //! * [`GrammarFormat::Regex`]: one regular expression in Rust `regex` syntax
 //!   (also valid Python `re`), **unanchored**: anchor it (`\A(?:…)\z`) or use
 //!   a full-match API. Bounded repetitions are unrolled by most engines, so

@@ -209,9 +209,15 @@ impl Renderer<'_> {
                     (0, Some(1)) => "?".to_string(),
                     (0, None) => "*".to_string(),
                     (1, None) => "+".to_string(),
-                    (a, Some(b)) if a == b => format!("{{{a}}}"),
-                    (a, None) => format!("{{{a},}}"),
-                    (a, Some(b)) => format!("{{{a},{b}}}"),
+                    // Lark (Python `lark` and llguidance alike) spells a
+                    // counted repetition `x ~ n` / `x ~ m..n`; it has no
+                    // `{m,}`, so `x ~ m x*` stands for it
+                    (m, Some(n)) if m == n && self.d == Dialect::Lark => format!(" ~ {m}"),
+                    (m, Some(n)) if self.d == Dialect::Lark => format!(" ~ {m}..{n}"),
+                    (m, None) if self.d == Dialect::Lark => format!(" ~ {m} {a}*"),
+                    (m, Some(n)) if m == n => format!("{{{m}}}"),
+                    (m, None) => format!("{{{m},}}"),
+                    (m, Some(n)) => format!("{{{m},{n}}}"),
                 };
                 format!("{a}{suffix}")
             }
@@ -313,8 +319,24 @@ mod tests {
         );
         assert_eq!(
             lark(&r, ""),
-            "start: X* \"\\\"\\\\\"{2,3} \"\\n\"\nX: \"a|b\" | /[\\x2D\\x2F]/\n"
+            "start: X* \"\\\"\\\\\" ~ 2..3 \"\\n\"\nX: \"a|b\" | /[\\x2D\\x2F]/\n"
         );
         assert_eq!(regex(&r), "(?:a\\|b|[\\x2D\\x2F])*(?:\"\\\\){2,3}\\x0A");
+    }
+
+    #[test]
+    fn lark_repetitions_use_the_tilde() {
+        let mut r = rules_of(Node::empty());
+        let x = r.define("x", lit("a"));
+        r.set(
+            0,
+            seq(vec![
+                rep(x.clone(), 3, Some(3)),
+                rep(x.clone(), 0, Some(4)),
+                rep(x, 2, None),
+            ]),
+        );
+        assert_eq!(lark(&r, ""), "start: X ~ 3 X ~ 0..4 X ~ 2 X*\nX: \"a\"\n");
+        assert_eq!(gbnf(&r, ""), "root ::= x{3} x{0,4} x{2,}\nx ::= \"a\"\n");
     }
 }

@@ -17,8 +17,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::number::Dec;
 use crate::contract::{Arity, Contract, Kind};
+use crate::number::Dec;
 
 /// The number of columns a list gets, when its length is fixed.
 fn fixed_arity(arity: &Arity, header: &Map<String, Value>) -> Option<usize> {

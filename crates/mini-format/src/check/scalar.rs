@@ -2,9 +2,9 @@
 
 use std::borrow::Cow;
 
-use super::number::{self, Dec};
 use crate::contract::{Bound, Scalar, ScalarType};
 use crate::error::Code;
+use crate::number::{self, Dec};
 
 /// A typed scalar, borrowing from the input whenever its canonical text is
 /// the text as written.
@@ -25,6 +25,19 @@ pub enum Atom<'a> {
 }
 
 impl Atom<'_> {
+    /// The atom with its text owned.
+    pub fn into_owned(self) -> Atom<'static> {
+        let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
+        match self {
+            Atom::Str(s) => Atom::Str(own(s)),
+            Atom::Int(s) => Atom::Int(own(s)),
+            Atom::Float(s) => Atom::Float(own(s)),
+            Atom::Bool(b) => Atom::Bool(b),
+            Atom::Date(s) => Atom::Date(own(s)),
+            Atom::Decimal(s) => Atom::Decimal(own(s)),
+        }
+    }
+
     /// The text that identifies the value for `unique` (type-tagged).
     pub fn unique_key(&self, out: &mut String) {
         let (tag, text): (char, &str) = match self {

@@ -1,9 +1,9 @@
 //! Streaming: records as the model writes them.
 //!
-//! [`Reader`] is a push parser: feed it chunks of bytes as they arrive (a
+//! [`PushParser`] is a push parser: feed it chunks of bytes as they arrive (a
 //! chunk may end anywhere, inside a UTF-8 character, an escape or a quoted
 //! element) and it returns each record as soon as its line is complete.
-//! [`Reader::end`] gives the account: the same [`Document`] that
+//! [`PushParser::end`] gives the account: the same [`Document`] that
 //! [`crate::parse_lenient`] gives for the whole text, plus what was expected,
 //! received, missing and cut off. The count check (E04) happens only there.
 //!
@@ -12,42 +12,49 @@
 
 mod typed;
 
-pub use typed::{records, Records};
+pub use typed::{records, records_with_limits, Records};
 
 use memchr::memchr;
 
 use crate::check::Scratch;
 use crate::contract::Contract;
-use crate::error::{Diagnostic, Error, Limit, Result};
-use crate::syntax::{self, Line};
-use crate::value::{Document, Fed, Parser, Record};
+use crate::error::{Diagnostic, Error, Result};
+use crate::read::{Limits, LineCutter};
+use crate::value::{Builder, Document, Fed, Record};
 
-/// Options of a [`Reader`].
+/// The old name of [`PushParser`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `PushParser` (it is pushed chunks; `from_reader` pulls)"
+)]
+pub type Reader<'c> = PushParser<'c>;
+
+/// The old name of [`PushOptions`].
+#[deprecated(since = "0.1.0", note = "renamed `PushOptions`")]
+pub type ReaderOptions = PushOptions;
+
+/// Options of a [`PushParser`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReaderOptions {
-    /// Strict: [`Reader::end`] fails if the document has any error (records
+pub struct PushOptions {
+    /// Strict: [`PushParser::end`] fails if the document has any error (records
     /// are still returned as their lines close).
     pub strict: bool,
     /// Keep the valid records in the final [`Document`] (turn off to stream
     /// in constant memory).
     pub keep_records: bool,
-    /// Longest accepted line in bytes, counted without its line break (LF
-    /// and a CR before it) and without a BOM, as [`crate::ParseOptions`]
-    /// counts it: a line that grows past it is an error (bounded memory
+    /// The resource limits, as for every entry point: a line that grows past
+    /// `max_line_bytes` is refused before it is held whole (bounded memory
     /// against a line that never ends).
-    pub max_line_bytes: usize,
-    /// Most record lines accepted.
-    pub max_records: usize,
+    pub limits: Limits,
 }
 
-impl Default for ReaderOptions {
-    /// Lenient, keeping records, lines up to 1 MiB, any number of records.
+impl Default for PushOptions {
+    /// Lenient, keeping records, the default [`Limits`].
     fn default() -> Self {
-        ReaderOptions {
+        PushOptions {
             strict: false,
             keep_records: true,
-            max_line_bytes: 1 << 20,
-            max_records: usize::MAX,
+            limits: Limits::default(),
         }
     }
 }
@@ -84,7 +91,7 @@ pub struct StreamEnd {
     pub incomplete_line: Option<IncompleteLine>,
     /// `Some(true)` when records are missing or the last line looks cut;
     /// `None` when `n` is unknown and nothing looks cut (see
-    /// [`crate::Diagnostics::truncated`]).
+    /// [`crate::ParseReport::truncated`]).
     pub truncated: Option<bool>,
     /// True when the document is valid: every declared record arrived and
     /// nothing is wrong.
@@ -99,7 +106,7 @@ pub struct StreamEnd {
 /// ```
 /// let contract = mini::Contract::from_json(
 ///     r#"{"prefix": "t", "core": [{"name": "title", "type": "str"}]}"#).unwrap();
-/// let mut reader = mini::Reader::new(&contract);
+/// let mut reader = mini::PushParser::new(&contract);
 /// assert!(reader.push(b"t|n=2\nfirst ti").unwrap().is_empty());
 /// let got = reader.push(b"tle\nsec").unwrap();
 /// assert_eq!(got[0].value["title"], "first title");
@@ -108,12 +115,12 @@ pub struct StreamEnd {
 /// assert!(end.complete);
 /// ```
 #[derive(Debug)]
-pub struct Reader<'c> {
-    parser: Parser<'c>,
-    opts: ReaderOptions,
+pub struct PushParser<'c> {
+    builder: Builder<'c>,
+    opts: PushOptions,
+    /// The one line reader's state: line numbers, limits, BOM, CR, UTF-8.
+    cutter: LineCutter,
     buf: Vec<u8>,
-    line_no: usize,
-    offset: usize,
     last_text: Option<(usize, String)>,
     /// Whether the line being read is the unterminated last one (its text
     /// is kept for [`IncompleteLine`]).
@@ -122,20 +129,19 @@ pub struct Reader<'c> {
     scratch: Scratch<'static>,
 }
 
-impl<'c> Reader<'c> {
+impl<'c> PushParser<'c> {
     /// A lenient reader keeping records.
     pub fn new(contract: &'c Contract) -> Self {
-        Reader::with_options(contract, ReaderOptions::default())
+        PushParser::with_options(contract, PushOptions::default())
     }
 
     /// A reader with options.
-    pub fn with_options(contract: &'c Contract, opts: ReaderOptions) -> Self {
-        Reader {
-            parser: Parser::new(contract),
+    pub fn with_options(contract: &'c Contract, opts: PushOptions) -> Self {
+        PushParser {
+            builder: Builder::new(contract),
             opts,
+            cutter: LineCutter::new(opts.limits),
             buf: Vec::new(),
-            line_no: 0,
-            offset: 0,
             last_text: None,
             at_end: false,
             scratch: Scratch::new(),
@@ -144,95 +150,45 @@ impl<'c> Reader<'c> {
 
     /// The errors found so far (in line order).
     pub fn errors(&self) -> &[Diagnostic] {
-        self.parser.errors()
+        self.builder.engine().errors()
     }
 
     /// Feeds a chunk; returns the valid records whose lines closed in it.
-    /// Fails only on invalid UTF-8 (with line and byte offset) or a limit.
+    /// Fails only on invalid UTF-8 (with line and byte offset within it) or
+    /// a limit.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Record>> {
         let mut out = Vec::new();
         let mut rest = chunk;
         while let Some(p) = memchr(b'\n', rest) {
             if self.buf.is_empty() {
-                self.line(&rest[..p], &mut out)?;
+                self.line(&rest[..p], true, &mut out)?;
             } else {
                 let mut line = std::mem::take(&mut self.buf);
                 line.extend_from_slice(&rest[..p]);
-                self.line(&line, &mut out)?;
+                self.line(&line, true, &mut out)?;
                 line.clear();
                 self.buf = line;
             }
-            self.offset += 1;
             rest = &rest[p + 1..];
         }
-        // the line so far may still end in a CR (and the first line starts
-        // with a BOM): neither counts toward the limit, as in `parse_with`
-        let slack = 1 + if self.line_no == 0 { 3 } else { 0 };
-        if self.buf.len() + rest.len() > self.opts.max_line_bytes.saturating_add(slack) {
-            return Err(Error::limit(
-                Limit::LineBytes,
-                self.line_no + 1,
-                format!("line exceeds {} bytes", self.opts.max_line_bytes),
-            ));
-        }
+        self.cutter.check_partial(self.buf.len() + rest.len())?;
         self.buf.extend_from_slice(rest);
         Ok(out)
     }
 
-    fn line(&mut self, bytes: &[u8], out: &mut Vec<Record>) -> Result<()> {
-        let start = self.offset;
-        self.offset += bytes.len();
-        self.line_no += 1;
-        let mut bytes = bytes;
-        let mut skipped = 0;
-        if self.line_no == 1 {
-            if let Some(b) = bytes.strip_prefix("\u{feff}".as_bytes()) {
-                bytes = b;
-                skipped = 3;
-            }
-        }
-        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-        // the line's text, without BOM, CR and LF, as `parse_with` counts it
-        if bytes.len() > self.opts.max_line_bytes {
-            return Err(Error::limit(
-                Limit::LineBytes,
-                self.line_no,
-                format!(
-                    "line has {} bytes, limit {}",
-                    bytes.len(),
-                    self.opts.max_line_bytes
-                ),
-            ));
-        }
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => return Err(Error::utf8(self.line_no, start + skipped + e.valid_up_to())),
-        };
-        if syntax::is_blank(text) {
+    fn line(&mut self, bytes: &[u8], had_lf: bool, out: &mut Vec<Record>) -> Result<()> {
+        let Some(line) = self.cutter.cut(bytes, had_lf)? else {
             return Ok(());
-        }
-        if self.parser.has_header() && self.parser.record_lines() >= self.opts.max_records {
-            return Err(Error::limit(
-                Limit::Records,
-                self.line_no,
-                format!("more than {} record lines", self.opts.max_records),
-            ));
-        }
+        };
         if self.at_end {
-            self.last_text = Some((self.line_no, text.to_string()));
+            self.last_text = Some((line.number, line.text.to_string()));
         }
         let mut scratch = std::mem::take(&mut self.scratch).recycle();
-        let fed = self.parser.line(
-            Line {
-                number: self.line_no,
-                text,
-            },
-            &mut scratch,
-        );
+        let fed = self.builder.line(line, &mut scratch);
         self.scratch = scratch.recycle();
         if let Fed::Valid(r) = fed {
             if self.opts.keep_records {
-                self.parser.keep(r.clone());
+                self.builder.keep(r.clone());
             }
             out.push(r);
         }
@@ -250,12 +206,13 @@ impl<'c> Reader<'c> {
             let line = std::mem::take(&mut self.buf);
             self.last_text = None;
             self.at_end = true;
-            self.line(&line, &mut last_records)?;
+            self.line(&line, false, &mut last_records)?;
             if let Some((n, text)) = self.last_text.take() {
                 incomplete = Some(IncompleteLine {
                     line: n,
                     errors: self
-                        .parser
+                        .builder
+                        .engine()
                         .errors()
                         .iter()
                         .filter(|d| d.line() == n)
@@ -265,7 +222,7 @@ impl<'c> Reader<'c> {
                 });
             }
         }
-        let document = self.parser.finish();
+        let document = self.builder.finish();
         let d = document.diagnostics();
         let end = StreamEnd {
             expected: d.declared_n,

@@ -5,12 +5,12 @@ use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
+use crate::check::{Checked, Engine};
 use crate::check::{HeaderInfo, Scratch};
 use crate::contract::Contract;
 use crate::de::RecordDe;
 use crate::error::{Error, Result};
-use crate::syntax::{self, Line};
-use crate::value::{Checked, Parser};
+use crate::read::{IoLines, Limits};
 
 /// Reads typed records from `reader` under `contract`, one line at a time
 /// (only the current line is held in memory, plus the values of `unique`
@@ -37,12 +37,19 @@ pub fn records<T: DeserializeOwned, R: BufRead>(
     reader: R,
     contract: &Contract,
 ) -> Records<'_, T, R> {
+    records_with_limits(reader, contract, Limits::default())
+}
+
+/// [`records`] under given [`Limits`] (a limit breach is the last item).
+pub fn records_with_limits<T: DeserializeOwned, R: BufRead>(
+    reader: R,
+    contract: &Contract,
+    limits: Limits,
+) -> Records<'_, T, R> {
     Records {
-        reader,
+        lines: IoLines::new(reader, limits),
         contract,
-        buf: Vec::new(),
-        line_no: 0,
-        parser: Parser::new(contract),
+        engine: Engine::new(contract),
         finished: false,
         scratch: Scratch::new(),
         _t: PhantomData,
@@ -51,13 +58,12 @@ pub fn records<T: DeserializeOwned, R: BufRead>(
 
 /// The iterator of [`records`].
 pub struct Records<'c, T, R> {
-    reader: R,
+    /// The one line reader, over the `BufRead`.
+    lines: IoLines<R>,
     contract: &'c Contract,
-    buf: Vec<u8>,
-    line_no: usize,
     /// The engine's line-by-line state (header, unique values, counts),
     /// shared with `mini::parse` and the typed deserializer.
-    parser: Parser<'c>,
+    engine: Engine<'c>,
     finished: bool,
     /// Buffers reused from line to line (emptied between lines).
     scratch: Scratch<'static>,
@@ -67,12 +73,12 @@ pub struct Records<'c, T, R> {
 impl<'c, T: DeserializeOwned, R: BufRead> Records<'c, T, R> {
     /// The header read so far (after the first item).
     pub fn header(&self) -> Option<&HeaderInfo> {
-        self.parser.header()
+        self.engine.header()
     }
 
     fn finish(&mut self) -> Option<Result<T>> {
         self.finished = true;
-        self.parser
+        self.engine
             .document_error()
             .map(|d| Err(Error::invalid(vec![d])))
     }
@@ -86,40 +92,21 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
             return None;
         }
         loop {
-            self.buf.clear();
-            match self.reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return self.finish(),
-                Ok(_) => {}
+            let line = match self.lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => return self.finish(),
                 Err(e) => {
                     self.finished = true;
-                    return Some(Err(e.into()));
+                    return Some(Err(e));
                 }
-            }
-            self.line_no += 1;
-            let mut bytes: &[u8] = &self.buf;
-            bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-            if self.line_no == 1 {
-                bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-            }
-            bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-            let text = match std::str::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(e) => return Some(Err(Error::utf8(self.line_no, e.valid_up_to()))),
-            };
-            if syntax::is_blank(text) {
-                continue;
-            }
-            let line = Line {
-                number: self.line_no,
-                text,
             };
             let mut scratch = std::mem::take(&mut self.scratch).recycle();
-            let checked = self.parser.check_line(line, &mut scratch);
-            let index = self.parser.record_lines().saturating_sub(1);
+            let checked = self.engine.check_line(line, &mut scratch);
+            let index = self.engine.record_lines().saturating_sub(1);
             let contract = self.contract;
             let item = match checked {
                 Checked::Header => {
-                    let errors = self.parser.take_errors();
+                    let errors = self.engine.take_errors();
                     self.scratch = scratch.recycle();
                     if errors.is_empty() {
                         continue;
@@ -134,7 +121,7 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
                         })
                     })
                 }
-                Checked::Invalid => Err(Error::invalid(self.parser.take_errors())),
+                Checked::Invalid => Err(Error::invalid(self.engine.take_errors())),
             };
             self.scratch = scratch.recycle();
             return Some(item);

@@ -8,6 +8,34 @@ pub fn escape_scalar_into(out: &mut String, text: &str) {
     escape_chars(out, text, None);
 }
 
+/// Appends `text` escaped for a scalar field or header value under the list
+/// separator `sep`: as [`escape_scalar_into`], and when `sep` is whitespace
+/// (a TAB), a separator at either edge is written `\<sep>`, which parsing
+/// keeps where it would trim the bare character (SPEC 1.1 §3.3). Inner
+/// separators stay bare, as in [`escape_scalar_into`].
+pub fn escape_scalar_sep_into(out: &mut String, text: &str, sep: char) {
+    if !super::is_space(sep) {
+        return escape_scalar_into(out, text);
+    }
+    let (lead, rest) = match text.strip_prefix(sep) {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (body, trail) = match rest.strip_suffix(sep) {
+        Some(body) => (body, true),
+        None => (rest, false),
+    };
+    if lead {
+        out.push('\\');
+        out.push(sep);
+    }
+    escape_scalar_into(out, body);
+    if trail {
+        out.push('\\');
+        out.push(sep);
+    }
+}
+
 /// The bytes every value escapes: `\\`, `|`, LF and CR.
 const ESCAPED: [bool; 256] = {
     let mut t = [false; 256];
@@ -146,6 +174,22 @@ mod tests {
         assert_eq!(escape_element("x·y\r", '·'), "x\\·y\\n");
         assert_eq!(escape_element("a\tb", '\t'), "a\\\tb");
         assert_eq!(escape_scalar("é|\r\r\n"), "é\\|\\n\\n");
+    }
+
+    #[test]
+    fn a_whitespace_separator_at_a_scalar_edge_is_escaped() {
+        let esc = |t: &str, sep: char| {
+            let mut s = String::new();
+            escape_scalar_sep_into(&mut s, t, sep);
+            s
+        };
+        assert_eq!(esc("\tx\ty\t", '\t'), "\\\tx\ty\\\t");
+        assert_eq!(esc("\t", '\t'), "\\\t");
+        assert_eq!(esc("\t\t", '\t'), "\\\t\\\t");
+        assert_eq!(esc("\t|\t", '\t'), "\\\t\\|\\\t");
+        // a separator that is not whitespace is never trimmed: as a scalar
+        assert_eq!(esc(";x;", ';'), ";x;");
+        assert_eq!(esc("\tx", ','), "\tx");
     }
 
     /// The one-pass escaper against the character-by-character definition.

@@ -102,7 +102,7 @@ pub struct FieldAttrs {
 /// [`from_reader`](crate::from_reader) read a whole document, so they take
 /// only such types: reading a record or a header type with them is a
 /// compile error, not an E20 at run time. To read with a contract loaded at
-/// run time, use [`from_str_with`](crate::from_str_with), which takes any
+/// run time, use [`from_str_with_contract`](crate::from_str_with_contract), which takes any
 /// serde type. `#[derive(mini::Mini)]` implements this trait; there is
 /// nothing to implement by hand.
 #[diagnostic::on_unimplemented(
@@ -110,7 +110,7 @@ pub struct FieldAttrs {
     label = "not a struct with #[mini(prefix = \"…\")]",
     note = "`mini::from_str` reads a whole document: derive `mini::Mini` on a struct with \
             #[mini(prefix = \"…\")] holding `header` and the records, or read with a contract \
-            loaded at run time through `mini::from_str_with`"
+            loaded at run time through `mini::from_str_with_contract`"
 )]
 pub trait MiniDocument: Mini {}
 

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::check::number;
+use crate::number;
 
 /// A calendar day `YYYY-MM-DD` (proleptic Gregorian, 0001-01-01 to
 /// 9999-12-31). Serializes as its text.

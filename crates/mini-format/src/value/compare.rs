@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::check::number::Dec;
+use crate::number::Dec;
 
 fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
     let (sa, sb) = (a.to_string(), b.to_string());

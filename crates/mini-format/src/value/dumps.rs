@@ -11,10 +11,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::number::{self, Dec};
 use crate::contract::{Contract, Field, HeaderKey, Kind, MarkerRule, Scalar, ScalarType};
 use crate::error::{Code, Diagnostic, Error, Result};
-use crate::syntax::{escape_element_into, escape_scalar_into};
+use crate::number::{self, Dec};
+use crate::syntax::{escape_element_into, escape_scalar_into, escape_scalar_sep_into};
 
 type Fail = (Code, String);
 
@@ -33,9 +33,11 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-/// Checks that a string survives parsing unchanged: parsing trims
-/// unescaped outer whitespace (a line break is written `\n`, so it stays).
-pub(crate) fn survives(s: &str) -> std::result::Result<(), Fail> {
+/// Checks that a string survives parsing unchanged under list separator
+/// `sep`: parsing trims unescaped outer whitespace (a line break is written
+/// `\n`, so it stays; a whitespace separator, a TAB, is written `\<sep>`
+/// wherever the value sits, §3.3, so it stays too).
+pub(crate) fn survives(s: &str, sep: char) -> std::result::Result<(), Fail> {
     // fast path: ASCII edges that are not whitespace
     let plain = |b: u8| b.is_ascii_graphic();
     match (s.as_bytes().first(), s.as_bytes().last()) {
@@ -43,7 +45,7 @@ pub(crate) fn survives(s: &str) -> std::result::Result<(), Fail> {
         (Some(&f), Some(&l)) if plain(f) && plain(l) => return Ok(()),
         _ => {}
     }
-    let trimmed = |c: char| crate::syntax::is_space(c) && c != '\n' && c != '\r';
+    let trimmed = |c: char| crate::syntax::is_space(c) && c != '\n' && c != '\r' && c != sep;
     if s.starts_with(trimmed) || s.ends_with(trimmed) {
         return Err(e06(format!(
             "string {s:?} has outer whitespace, which parsing would trim"
@@ -52,12 +54,36 @@ pub(crate) fn survives(s: &str) -> std::result::Result<(), Fail> {
     Ok(())
 }
 
+/// Why a string with outer whitespace that parsing would trim is refused:
+/// with the code the parser gives the text it would read (the value
+/// trimmed) when it refuses that text (E10 outside an enumeration, E13 out
+/// of range, E06 not a date or decimal), else E06, since the value would
+/// change silently. `ranged`: whether the scalar's bounds apply (not to
+/// list elements, as in the parser).
+fn refused_outer(t: &str, s: &Scalar, sep: char, ranged: bool, fail: Fail) -> Fail {
+    let trim = |c: char| crate::syntax::is_space(c) && c != '\n' && c != '\r' && c != sep;
+    let read = t.trim_matches(trim);
+    if read.is_empty() {
+        return fail;
+    }
+    match crate::check::check_atom(std::borrow::Cow::Borrowed(read), s, ranged) {
+        Err((code, msg)) => (code, msg),
+        Ok(_) => fail,
+    }
+}
+
 /// The canonical text (unescaped) of a scalar given as canonical JSON.
-pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, Fail> {
+/// `ranged`: whether the scalar's bounds apply (not to list elements).
+pub(crate) fn scalar_text(
+    v: &Value,
+    s: &Scalar,
+    sep: char,
+    ranged: bool,
+) -> std::result::Result<String, Fail> {
     match s.ty {
         ScalarType::Str | ScalarType::Enum | ScalarType::Date => match v {
             Value::String(t) => {
-                survives(t)?;
+                survives(t, sep).map_err(|f| refused_outer(t, s, sep, ranged, f))?;
                 Ok(t.clone())
             }
             other => Err(e06(format!(
@@ -68,7 +94,7 @@ pub(crate) fn scalar_text(v: &Value, s: &Scalar) -> std::result::Result<String, 
         },
         ScalarType::Decimal => match v {
             Value::String(t) => {
-                survives(t)?;
+                survives(t, sep).map_err(|f| refused_outer(t, s, sep, ranged, f))?;
                 Ok(if number::is_decimal(t) {
                     number::canonical_decimal(t)
                 } else {
@@ -140,11 +166,11 @@ impl Encoder<'_> {
         s: &Scalar,
         in_header: bool,
     ) -> std::result::Result<(), Fail> {
-        let text = scalar_text(v, s)?;
+        let text = scalar_text(v, s, self.sep, true)?;
         if text.is_empty() && !in_header {
             return Err(e06("an empty string cannot be written in a scalar field (it reads back as null or as a missing value)"));
         }
-        escape_scalar_into(out, &text);
+        escape_scalar_sep_into(out, &text, self.sep);
         Ok(())
     }
 
@@ -159,8 +185,8 @@ impl Encoder<'_> {
             if i > 0 {
                 out.push(self.sep);
             }
-            let text =
-                scalar_text(it, item).map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?;
+            let text = scalar_text(it, item, self.sep, false)
+                .map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?;
             escape_element_into(out, &text, self.sep);
             if marked.contains(&i) {
                 out.push('*');
@@ -218,7 +244,7 @@ impl Encoder<'_> {
                     )))
                 }
                 Some(x) => {
-                    let text = scalar_text(x, &c.scalar)
+                    let text = scalar_text(x, &c.scalar, self.sep, true)
                         .map_err(|(code, m)| (code, format!("{}: {m}", c.name)))?;
                     if text.is_empty() {
                         return Err(e06(format!(
@@ -352,8 +378,8 @@ impl Encoder<'_> {
         match hk.map(|h| &h.kind) {
             None => match v {
                 Value::String(s) => {
-                    survives(s)?;
-                    escape_scalar_into(out, s);
+                    survives(s, self.sep)?;
+                    escape_scalar_sep_into(out, s, self.sep);
                     Ok(())
                 }
                 Value::Number(n) => {
@@ -466,6 +492,48 @@ impl Encoder<'_> {
     }
 }
 
+/// The encoder's refusals together with what the parser reports on the rest
+/// of the text, in the parser's order (by line, then field, E11 last), so
+/// that the first diagnostic is the one the parser gives first whichever
+/// check found it (SPEC 1.1 §9): a record that breaks a range (seen only by
+/// the parser) comes before a later record the encoder refused. A field the
+/// encoder refused is left empty in `text`, so what the parser says of it
+/// (and of the record count, line 0) is dropped; when the header or the
+/// document itself was refused, the encoder's refusals are all there is.
+fn in_parser_order(enc: Vec<Diagnostic>, text: &str, contract: &Contract) -> Vec<Diagnostic> {
+    if enc.iter().any(|d| d.line() <= 1) {
+        return enc;
+    }
+    let fields = contract.fields();
+    let index = |d: &Diagnostic| -> Option<usize> {
+        let base = d.field()?;
+        let base = base.split_once('.').map_or(base, |(b, _)| b);
+        fields.iter().position(|f| f.name == base)
+    };
+    // (line, field index) refused by the encoder; `None`: the whole record
+    let refused: std::collections::HashSet<(usize, Option<usize>)> =
+        enc.iter().map(|d| (d.line(), index(d))).collect();
+    let lines: std::collections::HashSet<usize> = enc.iter().map(Diagnostic::line).collect();
+    let kept = crate::value::validate(text, contract)
+        .into_iter()
+        .filter(|d| d.line() > 0 && !refused.contains(&(d.line(), None)))
+        .filter(|d| match index(d) {
+            Some(i) => !refused.contains(&(d.line(), Some(i))),
+            None => !lines.contains(&d.line()),
+        })
+        .collect::<Vec<_>>();
+    let mut all: Vec<Diagnostic> = enc.into_iter().chain(kept).collect();
+    let rank = |d: &Diagnostic| -> usize {
+        if d.code() == Code::E11 {
+            fields.len() + 1
+        } else {
+            index(d).map_or(0, |i| i + 1)
+        }
+    };
+    all.sort_by_key(|d| (d.line(), rank(d)));
+    all
+}
+
 /// The header line of a document of `n` records with canonical header
 /// `header`, exactly as [`dumps`] writes it; `None` if it cannot be encoded
 /// (then [`dumps`] reports why).
@@ -566,7 +634,7 @@ pub fn dumps(obj: &Value, contract: &Contract) -> Result<String> {
         enc.record(&mut out, rec, i + 2);
     }
     if !enc.errors.is_empty() {
-        return Err(Error::invalid(enc.errors));
+        return Err(Error::invalid(in_parser_order(enc.errors, &out, contract)));
     }
     let errors = crate::value::validate(&out, contract);
     if !errors.is_empty() {

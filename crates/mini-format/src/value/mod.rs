@@ -2,6 +2,7 @@
 //! canonical JSON object (`serde_json::Value`, key order preserved), and
 //! back with [`dumps`].
 
+pub(crate) mod build;
 mod compare;
 pub(crate) mod dumps;
 
@@ -11,10 +12,12 @@ use serde_json::{Map, Value};
 pub use compare::equivalent;
 pub use dumps::dumps;
 
-use crate::check::{self, HeaderInfo, RecordTemplate, Scratch, Uniques};
+use crate::check::{Checked, Engine, HeaderInfo, Scratch};
 use crate::contract::Contract;
 use crate::error::{Diagnostic, Error, Result};
+use crate::read::{Limits, StrLines};
 use crate::syntax::{self, Line};
+use build::RecordTemplate;
 
 /// One valid record and where it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +37,8 @@ pub struct Record {
 #[derive(Debug, Clone)]
 pub struct Document {
     header: Option<HeaderInfo>,
+    /// The canonical header object (built once, when the header is read).
+    header_map: Map<String, Value>,
     records_key: String,
     records: Vec<Record>,
     valid_records: usize,
@@ -47,7 +52,7 @@ pub struct Document {
 /// Unknown stays unknown: when `n` is absent or ill-typed, `declared_n`,
 /// `missing_records` and `excess_records` are `None` (JSON `null`), never 0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Diagnostics {
+pub struct ParseReport {
     /// True when the document has no error at all.
     pub ok: bool,
     /// The header prefix as written (`None` without a header line).
@@ -91,7 +96,7 @@ impl Document {
     /// The canonical header object (typed keys, unknown keys as strings,
     /// defaults applied).
     pub fn header(&self) -> Option<&Map<String, Value>> {
-        self.header.as_ref().map(|h| &h.map)
+        self.header.as_ref().map(|_| &self.header_map)
     }
 
     /// The header `n`, when present and well typed.
@@ -154,7 +159,7 @@ impl Document {
     pub fn into_canonical(self) -> Value {
         let mut m = Map::with_capacity(3);
         let (prefix, header) = match self.header {
-            Some(h) => (Value::String(h.prefix), h.map),
+            Some(h) => (Value::String(h.prefix), self.header_map),
             None => (Value::Null, Map::new()),
         };
         m.insert("prefix".to_string(), prefix);
@@ -171,8 +176,8 @@ impl Document {
         Value::Object(m)
     }
 
-    /// The account of the parse (see [`Diagnostics`]).
-    pub fn diagnostics(&self) -> Diagnostics {
+    /// The account of the parse (see [`ParseReport`]).
+    pub fn diagnostics(&self) -> ParseReport {
         let header_line = self.header.as_ref().map_or(0, |h| h.line);
         let mut invalid: Vec<usize> = self
             .errors
@@ -193,7 +198,7 @@ impl Document {
             Some(_) => Some(false),
             None => None,
         };
-        Diagnostics {
+        ParseReport {
             ok: self.errors.is_empty(),
             prefix: self.prefix().map(str::to_string),
             declared_n: n,
@@ -220,90 +225,52 @@ pub(crate) enum Fed {
     Invalid,
 }
 
-/// What a checked line was (see [`Parser::check_line`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Checked {
-    /// The header line.
-    Header,
-    /// A valid record (its values are in the scratch).
-    Valid,
-    /// An invalid record line (its errors were recorded).
-    Invalid,
-}
-
-/// Incremental parser state shared by the whole-text parse and the
-/// streaming reader: feed it complete lines, then finish.
+/// Builds a [`Document`] from the engine's output, line by line: the
+/// canonical header object when the header is read, a canonical record
+/// object for each valid record line. Used by the whole-text parse and the
+/// push streaming reader.
 #[derive(Debug)]
-pub(crate) struct Parser<'c> {
-    contract: &'c Contract,
+pub(crate) struct Builder<'c> {
+    engine: Engine<'c>,
     /// Made on the first valid record.
     template: Option<RecordTemplate>,
-    header: Option<HeaderInfo>,
-    uniques: Uniques,
+    header_map: Map<String, Value>,
     records: Vec<Record>,
-    valid_records: usize,
-    errors: Vec<Diagnostic>,
-    record_lines: usize,
-    last_line_cut: bool,
 }
 
-impl<'c> Parser<'c> {
+impl<'c> Builder<'c> {
     pub(crate) fn new(contract: &'c Contract) -> Self {
-        Parser {
-            contract,
+        Builder {
+            engine: Engine::new(contract),
             template: None,
-            header: None,
-            uniques: Uniques::new(contract),
+            header_map: Map::new(),
             records: Vec::new(),
-            valid_records: 0,
-            errors: Vec::new(),
-            record_lines: 0,
-            last_line_cut: false,
         }
     }
 
     /// Feeds one significant line: the first is the header; each later one
     /// is a record line, checked, and returned when valid (the caller keeps
-    /// it with [`Parser::keep`] or not).
+    /// it with [`Builder::keep`] or not).
     pub(crate) fn line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Fed {
-        match self.check_line(line, scratch) {
-            Checked::Header => Fed::Header,
+        match self.engine.check_line(line, scratch) {
+            Checked::Header => {
+                if let Some(h) = self.engine.header() {
+                    self.header_map = build::header_json(h, self.engine.contract());
+                }
+                Fed::Header
+            }
             Checked::Invalid => Fed::Invalid,
-            Checked::Valid => Fed::Valid(Record {
-                line: line.number,
-                index: self.record_lines - 1,
-                value: self
-                    .template
-                    .get_or_insert_with(|| RecordTemplate::new(self.contract))
-                    .record_json(self.contract, scratch.values_mut()),
-            }),
-        }
-    }
-
-    /// [`Parser::line`] without building the record: a valid record's
-    /// values are left in `scratch` ([`Scratch::values`]).
-    pub(crate) fn check_line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Checked {
-        let Some(header) = &self.header else {
-            let header = check::check_header(line, self.contract, &mut self.errors);
-            self.uniques.reserve(self.contract, header.n.unwrap_or(0));
-            self.header = Some(header);
-            return Checked::Header;
-        };
-        self.record_lines += 1;
-        let valid = check::check_record_into(
-            line,
-            self.contract,
-            header,
-            &mut self.uniques,
-            scratch,
-            &mut self.errors,
-        );
-        self.last_line_cut = scratch.looked_cut();
-        if valid {
-            self.valid_records += 1;
-            Checked::Valid
-        } else {
-            Checked::Invalid
+            Checked::Valid => {
+                let contract = self.engine.contract();
+                Fed::Valid(Record {
+                    line: line.number,
+                    index: self.engine.record_lines() - 1,
+                    value: self
+                        .template
+                        .get_or_insert_with(|| RecordTemplate::new(contract))
+                        .record_json(contract, scratch.values_mut()),
+                })
+            }
         }
     }
 
@@ -312,127 +279,45 @@ impl<'c> Parser<'c> {
         self.records.push(r);
     }
 
-    /// Errors found so far.
-    pub(crate) fn errors(&self) -> &[Diagnostic] {
-        &self.errors
+    /// The engine underneath (errors, header, counts so far).
+    pub(crate) fn engine(&self) -> &Engine<'c> {
+        &self.engine
     }
 
-    /// Takes the errors found so far (a caller that reports them line by
-    /// line keeps none).
-    pub(crate) fn take_errors(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.errors)
-    }
-
-    /// The header, once read.
-    pub(crate) fn header(&self) -> Option<&HeaderInfo> {
-        self.header.as_ref()
-    }
-
-    /// The document-level error once every line is read (E01, E04), if any.
-    pub(crate) fn document_error(&self) -> Option<Diagnostic> {
-        check::document_errors(self.header.as_ref(), self.record_lines)
-    }
-
-    /// Whether the header line has been read.
-    pub(crate) fn has_header(&self) -> bool {
-        self.header.is_some()
-    }
-
-    /// Record lines seen so far.
-    pub(crate) fn record_lines(&self) -> usize {
-        self.record_lines
-    }
-
-    pub(crate) fn finish(mut self) -> Document {
-        if let Some(d) = self.document_error() {
-            self.errors.push(d);
-        }
+    pub(crate) fn finish(self) -> Document {
+        let records_key = self.engine.contract().records_key().to_string();
+        let f = self.engine.finish();
         Document {
-            header: self.header,
-            records_key: self.contract.records_key().to_string(),
+            header: f.header,
+            header_map: self.header_map,
+            records_key,
             records: self.records,
-            valid_records: self.valid_records,
-            errors: self.errors,
-            record_lines: self.record_lines,
-            last_line_cut: self.last_line_cut,
+            valid_records: f.valid_records,
+            errors: f.errors,
+            record_lines: f.record_lines,
+            last_line_cut: f.last_line_cut,
         }
     }
 }
 
-/// Resource limits for untrusted input (see [`parse_with`]).
-///
-/// A breach is an [`Error`] that names the limit ([`crate::Limit`]), not one
-/// of the SPEC's E-codes: SPEC 1.1 defines none for resource limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ParseOptions {
-    /// Largest accepted input, in bytes.
-    pub max_input_bytes: usize,
-    /// Longest accepted physical line, in bytes (without its line break).
-    pub max_line_bytes: usize,
-    /// Most record lines accepted.
-    pub max_records: usize,
-}
-
-impl ParseOptions {
-    /// No limits at all.
-    pub const UNLIMITED: ParseOptions = ParseOptions {
-        max_input_bytes: usize::MAX,
-        max_line_bytes: usize::MAX,
-        max_records: usize::MAX,
-    };
-}
-
-impl Default for ParseOptions {
-    /// Limits a server can keep: 64 MiB of input, 1 MiB per line, one
-    /// million records.
-    fn default() -> Self {
-        ParseOptions {
-            max_input_bytes: 64 << 20,
-            max_line_bytes: 1 << 20,
-            max_records: 1_000_000,
-        }
-    }
-}
+/// The resource limits of [`parse_with_limits`], by their old name.
+#[deprecated(
+    since = "0.1.0",
+    note = "use `mini::Limits`: one set of limits for every entry point"
+)]
+pub type ParseOptions = Limits;
 
 /// [`parse_lenient`] under resource limits: `Err` only when a limit is
 /// exceeded.
-pub fn parse_lenient_with(
+pub fn parse_lenient_with_limits(
     text: &str,
     contract: &Contract,
-    opts: &ParseOptions,
+    limits: &Limits,
 ) -> Result<Document> {
-    if text.len() > opts.max_input_bytes {
-        return Err(Error::limit(
-            crate::Limit::InputBytes,
-            0,
-            format!(
-                "input has {} bytes, limit {}",
-                text.len(),
-                opts.max_input_bytes
-            ),
-        ));
-    }
-    let mut p = Parser::new(contract);
+    let mut p = Builder::new(contract);
     let mut scratch = Scratch::new();
-    for line in syntax::lines(text) {
-        if line.text.len() > opts.max_line_bytes {
-            return Err(Error::limit(
-                crate::Limit::LineBytes,
-                line.number,
-                format!(
-                    "line has {} bytes, limit {}",
-                    line.text.len(),
-                    opts.max_line_bytes
-                ),
-            ));
-        }
-        if p.has_header() && p.record_lines() >= opts.max_records {
-            return Err(Error::limit(
-                crate::Limit::Records,
-                line.number,
-                format!("more than {} record lines", opts.max_records),
-            ));
-        }
+    let mut lines = StrLines::new(text, *limits);
+    while let Some(line) = lines.next_line()? {
         if let Fed::Valid(r) = p.line(line, &mut scratch) {
             p.keep(r);
         }
@@ -441,8 +326,8 @@ pub fn parse_lenient_with(
 }
 
 /// [`parse`] under resource limits.
-pub fn parse_with(text: &str, contract: &Contract, opts: &ParseOptions) -> Result<Document> {
-    let doc = parse_lenient_with(text, contract, opts)?;
+pub fn parse_with_limits(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+    let doc = parse_lenient_with_limits(text, contract, limits)?;
     if doc.errors.is_empty() {
         Ok(doc)
     } else {
@@ -452,10 +337,13 @@ pub fn parse_with(text: &str, contract: &Contract, opts: &ParseOptions) -> Resul
 
 /// Parses `text` leniently: never fails. The document holds the valid
 /// records and every error (an empty text gives a document carrying E01).
+/// No limit applies (the text is already in memory, and a lenient parse
+/// has no error to report a breach with): for untrusted input, use
+/// [`parse_lenient_with_limits`].
 pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
-    let mut p = Parser::new(contract);
+    let mut p = Builder::new(contract);
     let mut scratch = Scratch::new();
-    for line in syntax::lines(text) {
+    for line in crate::read::lines(text) {
         if let Fed::Valid(r) = p.line(line, &mut scratch) {
             p.keep(r);
         }
@@ -463,15 +351,11 @@ pub fn parse_lenient(text: &str, contract: &Contract) -> Document {
     p.finish()
 }
 
-/// Parses `text` strictly: the document if it is valid, otherwise an
-/// [`Error`] listing every error found.
+/// Parses `text` strictly under the default [`Limits`]: the document if it
+/// is valid, otherwise an [`Error`] listing every error found (or the limit
+/// breached).
 pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
-    let doc = parse_lenient(text, contract);
-    if doc.errors.is_empty() {
-        Ok(doc)
-    } else {
-        Err(Error::invalid(doc.errors))
-    }
+    parse_with_limits(text, contract, &Limits::default())
 }
 
 /// Validates `text` under `contract` without building any value: every
@@ -493,17 +377,17 @@ pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
 /// assert_eq!((errors[0].code(), errors[0].line()), (mini::Code::E13, 3));
 /// ```
 pub fn validate(text: &str, contract: &Contract) -> Vec<Diagnostic> {
-    let mut p = Parser::new(contract);
+    let mut engine = Engine::new(contract);
     let mut scratch = Scratch::check_only();
-    for line in syntax::lines(text) {
-        p.check_line(line, &mut scratch);
+    for line in crate::read::lines(text) {
+        engine.check_line(line, &mut scratch);
     }
-    p.finish().errors
+    engine.finish().errors
 }
 
 /// The prefix named by the first significant line of `text`, if any.
 pub fn detect_prefix(text: &str) -> Option<String> {
-    let line = syntax::lines(text).next()?;
+    let line = crate::read::lines(text).next()?;
     let mut fields = Vec::new();
     let mut errs = Vec::new();
     syntax::split_fields(line.text, ',', &mut fields, &mut errs);
@@ -519,4 +403,29 @@ pub fn from_utf8(bytes: &[u8]) -> Result<&str> {
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         Error::utf8(line, at)
     })
+}
+
+/// The old name of [`ParseReport`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `ParseReport` (a report, next to `Diagnostic`, one error)"
+)]
+pub type Diagnostics = ParseReport;
+
+/// The old name of [`parse_with_limits`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `parse_with_limits` (ADR 0019: a suffix says what the variant adds)"
+)]
+pub fn parse_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+    parse_with_limits(text, contract, limits)
+}
+
+/// The old name of [`parse_lenient_with_limits`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `parse_lenient_with_limits` (ADR 0019: a suffix says what the variant adds)"
+)]
+pub fn parse_lenient_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
+    parse_lenient_with_limits(text, contract, limits)
 }

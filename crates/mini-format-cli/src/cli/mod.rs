@@ -10,8 +10,25 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Parser, Subcommand};
 use serde_json::Value;
 
-use mini::{Contract, Error, Registry};
+use mini::{Contract, Diagnostic, Error, Registry};
 use mini_tools::conformance::Runner;
+
+use crate::lines::{utf8_failure, Failure, LineInput};
+
+mod conformance;
+mod convert;
+mod family;
+mod model;
+mod repair;
+mod stream;
+
+use conformance::*;
+use convert::*;
+use family::*;
+use model::*;
+use repair::*;
+use stream::*;
+pub use stream::{diagnose_to, stream_to_json};
 
 /// Exit code: the input is valid.
 pub const EXIT_OK: i32 = 0;
@@ -48,14 +65,28 @@ pub struct ContractArgs {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Validate a document: prints `OK: …` or every error and `INVALID: N error(s)`.
+    /// Reads line by line: memory does not grow with the input size.
     Validate {
         /// The .mini file (`-` for stdin).
         file: String,
         #[command(flatten)]
         contract: ContractArgs,
+        /// Lenient validation: every error is still printed, but a document
+        /// whose header was read and that keeps at least one valid record
+        /// ends with `LENIENT: K valid record(s) kept, N error(s)` and exits
+        /// 0 (what a lenient parse or `to-json --lenient` would keep); a
+        /// document with no valid record left (or no header) is `INVALID`,
+        /// exit 1.
+        #[arg(long)]
+        lenient: bool,
     },
-    /// Print the diagnostics of a lenient parse as JSON (declared n, valid
-    /// and invalid lines, missing records, truncation, errors).
+    /// Print the diagnostics of a lenient parse as JSON (status, declared
+    /// n, valid and invalid lines, missing records, truncation, errors).
+    /// Always JSON: `"status"` is `valid` (exit 0), `invalid` (exit 1) or
+    /// `unverified` (no contract found, or no header line to name one;
+    /// exit 3); unreadable input (invalid UTF-8, a line past the limit)
+    /// adds `"input_error"` to the diagnostics of the lines before it.
+    /// Reads line by line: memory does not grow with the input size.
     Diagnose {
         /// The .mini file (`-` for stdin).
         file: String,
@@ -162,8 +193,15 @@ enum Command {
     /// Export a contract as JSON Schema (draft 2020-12) with `x-mini`
     /// annotations (lossless: from-schema gives the contract back).
     ToSchema {
-        /// A prefix (looked up in --forks) or a contract.json path.
-        contract: String,
+        /// A prefix (looked up in --forks) or a contract.json path; or use
+        /// -p PREFIX or --contract PATH.
+        family: Option<String>,
+        /// The family prefix (looked up in --forks).
+        #[arg(short = 'p', long = "prefix", value_name = "PREFIX", conflicts_with_all = ["family", "contract"])]
+        prefix: Option<String>,
+        /// A contract.json file.
+        #[arg(long, value_name = "PATH", conflicts_with = "family")]
+        contract: Option<PathBuf>,
         /// The schema of one record instead of the whole canonical object.
         #[arg(long)]
         record: bool,
@@ -210,8 +248,12 @@ enum Command {
     /// Print the instruction block to paste into a system prompt so that a
     /// model writes this contract's .mini.
     Prompt {
-        /// The family prefix (looked up in --forks); or use --contract.
+        /// The family prefix (looked up in --forks); or use -p PREFIX or
+        /// --contract.
         prefix: Option<String>,
+        /// The family prefix (looked up in --forks), as the positional PREFIX.
+        #[arg(short = 'p', long = "prefix", value_name = "PREFIX", conflicts_with_all = ["prefix", "contract"])]
+        prefix_flag: Option<String>,
         /// A contract.json file.
         #[arg(long, value_name = "PATH", conflicts_with = "prefix")]
         contract: Option<PathBuf>,
@@ -231,8 +273,12 @@ enum Command {
     /// Export a grammar for constrained decoding (GBNF for llama.cpp, Lark
     /// for llguidance, or a regular expression).
     Grammar {
-        /// The family prefix (looked up in --forks); or use --contract.
+        /// The family prefix (looked up in --forks); or use -p PREFIX or
+        /// --contract.
         prefix: Option<String>,
+        /// The family prefix (looked up in --forks), as the positional PREFIX.
+        #[arg(short = 'p', long = "prefix", value_name = "PREFIX", conflicts_with_all = ["prefix", "contract"])]
+        prefix_flag: Option<String>,
         /// A contract.json file.
         #[arg(long, value_name = "PATH", conflicts_with = "prefix")]
         contract: Option<PathBuf>,
@@ -360,9 +406,9 @@ fn text_input(file: &str) -> Result<String, Output> {
             .err(format!("error: {e}"))
             .code(EXIT_USAGE)
     })?;
-    match mini::from_utf8(&bytes) {
-        Ok(_) => Ok(String::from_utf8(bytes).unwrap_or_default()),
-        Err(e) => Err(Output::default()
+    match utf8_failure(&bytes) {
+        None => Ok(String::from_utf8(bytes).unwrap_or_default()),
+        Some(e) => Err(Output::default()
             .out(format!("INVALID: {e}"))
             .code(EXIT_INVALID)),
     }
@@ -373,7 +419,7 @@ fn document_contract(file: &str, args: &ContractArgs) -> Result<(String, Contrac
     if args.contract.is_none() && mini::__private::syntax::lines(&text).next().is_none() {
         // E01 needs no contract: an empty document is invalid under any.
         return Err(Output::default()
-            .out("E01 document: empty document: header missing")
+            .out("E01 document: no header line: the text is empty or blank")
             .out("INVALID: 1 error(s)")
             .code(EXIT_INVALID));
     }
@@ -405,8 +451,20 @@ fn json_text(v: &Value, compact: bool) -> String {
 /// Runs a parsed command line and returns what it printed and its exit code.
 pub fn run(cli: Cli) -> Output {
     let r = match cli.command {
-        Command::Validate { file, contract } => validate(&file, &contract),
-        Command::Diagnose { file, contract } => diagnose(&file, &contract),
+        Command::Validate {
+            file,
+            contract,
+            lenient,
+        } => validate(&file, &contract, lenient),
+        Command::Diagnose { file, contract } => {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let code = diagnose_to(&file, &contract, &mut out, &mut err);
+            return Output {
+                code,
+                stdout: String::from_utf8_lossy(&out).into_owned(),
+                stderr: String::from_utf8_lossy(&err).into_owned(),
+            };
+        }
         Command::ToJson {
             file,
             contract,
@@ -430,6 +488,7 @@ pub fn run(cli: Cli) -> Output {
         Command::Extract { file, prefix } => extract(&file, prefix.as_deref()),
         Command::Prompt {
             prefix,
+            prefix_flag,
             contract,
             forks,
             lang,
@@ -438,7 +497,7 @@ pub fn run(cli: Cli) -> Output {
         } => prompt(
             ContractArgs {
                 contract,
-                prefix,
+                prefix: prefix.or(prefix_flag),
                 forks,
             },
             &lang,
@@ -446,6 +505,7 @@ pub fn run(cli: Cli) -> Output {
         ),
         Command::Grammar {
             prefix,
+            prefix_flag,
             contract,
             forks,
             format,
@@ -453,7 +513,7 @@ pub fn run(cli: Cli) -> Output {
         } => grammar(
             ContractArgs {
                 contract,
-                prefix,
+                prefix: prefix.or(prefix_flag),
                 forks,
             },
             &format,
@@ -470,10 +530,12 @@ pub fn run(cli: Cli) -> Output {
             forks,
         } => families_dir(None, forks).and_then(|d| new_fork(&d, &prefix, from.as_deref(), &add)),
         Command::ToSchema {
+            family,
+            prefix,
             contract,
             record,
             forks,
-        } => to_schema(&contract, record, forks),
+        } => to_schema(family.as_deref(), prefix, contract, record, forks),
         Command::FromSchema {
             file,
             prefix,
@@ -502,187 +564,6 @@ pub fn run(cli: Cli) -> Output {
     r.unwrap_or_else(|o| o)
 }
 
-fn validate(file: &str, args: &ContractArgs) -> Result<Output, Output> {
-    let (text, c) = document_contract(file, args)?;
-    let doc = mini::parse_lenient(&text, &c);
-    if doc.is_valid() {
-        let v = doc
-            .header()
-            .and_then(|h| h.get("v"))
-            .and_then(Value::as_u64)
-            .unwrap_or(1);
-        let n = doc.declared_n().map_or("?".to_string(), |n| n.to_string());
-        return Ok(Output::default().out(format!(
-            "OK: prefix={} v{v} records={} n={n}",
-            c.prefix(),
-            doc.records().len()
-        )));
-    }
-    let mut o = Output::default();
-    for d in doc.errors() {
-        o = o.out(d.to_string());
-    }
-    Ok(o.out(format!("INVALID: {} error(s)", doc.errors().len()))
-        .code(EXIT_INVALID))
-}
-
-fn diagnose(file: &str, args: &ContractArgs) -> Result<Output, Output> {
-    let (text, c) = document_contract(file, args)?;
-    let doc = mini::parse_lenient(&text, &c);
-    let d = doc.diagnostics();
-    let json = serde_json::to_value(&d).unwrap_or(Value::Null);
-    let code = if d.ok { EXIT_OK } else { EXIT_INVALID };
-    Ok(Output::default().out(json_text(&json, false)).code(code))
-}
-
-fn to_json(
-    file: &str,
-    args: &ContractArgs,
-    lenient: bool,
-    compact: bool,
-) -> Result<Output, Output> {
-    let (text, c) = document_contract(file, args)?;
-    if lenient {
-        let doc = mini::parse_lenient(&text, &c);
-        let mut o = Output::default();
-        for d in doc.errors() {
-            o = o.err(d.to_string());
-        }
-        let code = if doc.is_valid() {
-            EXIT_OK
-        } else {
-            EXIT_INVALID
-        };
-        return Ok(o.out(json_text(&doc.into_canonical(), compact)).code(code));
-    }
-    match mini::parse(&text, &c) {
-        Ok(doc) => Ok(Output::default().out(json_text(&doc.into_canonical(), compact))),
-        Err(e) => Ok(Output::default()
-            .err(errors_text(&e))
-            .err(format!("INVALID: {} error(s)", e.diagnostics().len()))
-            .code(EXIT_INVALID)),
-    }
-}
-
-fn from_json(file: &str, args: &ContractArgs) -> Result<Output, Output> {
-    let bytes = read_input(file).map_err(|e| {
-        Output::default()
-            .err(format!("error: {e}"))
-            .code(EXIT_USAGE)
-    })?;
-    let value: Value = match serde_json::from_slice(&bytes) {
-        Ok(v) => v,
-        Err(e) => {
-            return Ok(Output::default()
-                .err(format!("INVALID: not a JSON document: {e}"))
-                .code(EXIT_INVALID))
-        }
-    };
-    let detected = value
-        .get("prefix")
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let c = match resolve(args, detected)? {
-        Resolved::Found(c) => c,
-        Resolved::Missing(why) => return Err(unverified(why)),
-    };
-    match mini::dumps(&value, &c) {
-        Ok(text) => Ok(Output::default().out(text)),
-        Err(e) => Ok(Output::default()
-            .err(errors_text(&e))
-            .err(format!("INVALID: {} error(s)", e.diagnostics().len()))
-            .code(EXIT_INVALID)),
-    }
-}
-
-fn extract(file: &str, prefix: Option<&str>) -> Result<Output, Output> {
-    let text = text_input(file)?;
-    let got = mini_tools::repair::extract(&text, prefix);
-    let mut o = Output::default();
-    for f in &got.fixes {
-        o = o.err(format!("fixed: {f}"));
-    }
-    o.stdout.push_str(&got.text);
-    if !got.text.ends_with('\n') {
-        o.stdout.push('\n');
-    }
-    Ok(o)
-}
-
-/// Reads a document, extracts it from any surrounding prose (reporting the
-/// fixes) and resolves its contract.
-fn extracted_document(
-    file: &str,
-    args: &ContractArgs,
-) -> Result<(String, Contract, Output), Output> {
-    let raw = text_input(file)?;
-    let got = mini_tools::repair::extract(&raw, args.prefix.as_deref());
-    let mut o = Output::default();
-    for f in &got.fixes {
-        o = o.err(format!("fixed: {f}"));
-    }
-    match resolve(args, mini::detect_prefix(&got.text))? {
-        Resolved::Found(c) => Ok((got.text, c, o)),
-        Resolved::Missing(why) => Err(unverified(why)),
-    }
-}
-
-fn repair_prompt(file: &str, args: &ContractArgs, lang: &str) -> Result<Output, Output> {
-    let lang: mini_tools::repair::Lang = lang.parse().map_err(|_| {
-        Output::default()
-            .err(format!("error: --lang must be en or es, not '{lang}'"))
-            .code(EXIT_USAGE)
-    })?;
-    let (text, c, o) = extracted_document(file, args)?;
-    match mini_tools::repair::repair_request(&text, &c, lang) {
-        None => Ok(o.err("valid: nothing to repair")),
-        Some(req) => Ok(o.out(req.prompt.trim_end())),
-    }
-}
-
-fn merge(file: &str, answer: &str, args: &ContractArgs) -> Result<Output, Output> {
-    let (text, c, mut o) = extracted_document(file, args)?;
-    let answer_text = text_input(answer)?;
-    let Some(req) = mini_tools::repair::repair_request(&text, &c, mini_tools::repair::Lang::En)
-    else {
-        o.stdout.push_str(&text);
-        return Ok(o.err("valid: nothing to merge"));
-    };
-    let m = mini_tools::repair::merge(&text, &req, &answer_text, &c);
-    for f in &m.fixes {
-        o = o.err(format!("answer fixed: {f}"));
-    }
-    if let Some(p) = &m.answer_problem {
-        o = o.err(format!("answer rejected: {p}"));
-    }
-    for i in &m.applied {
-        o = o.err(format!("applied [{}]", req.items[*i].tag()));
-    }
-    for i in &m.dropped {
-        o = o.err(format!("dropped [{}]", req.items[*i].tag()));
-    }
-    for u in &m.unresolved {
-        o = o.err(format!(
-            "unresolved [{}]: {}",
-            req.items[u.item].tag(),
-            u.reason
-        ));
-    }
-    let doc = mini::parse_lenient(&m.text, &c);
-    for d in doc.errors() {
-        o = o.err(format!("remaining: {d}"));
-    }
-    o.stdout.push_str(&m.text);
-    if !m.text.ends_with('\n') {
-        o.stdout.push('\n');
-    }
-    Ok(o.code(if doc.is_valid() {
-        EXIT_OK
-    } else {
-        EXIT_INVALID
-    }))
-}
-
 /// The contract named by --contract or by a prefix in --forks.
 fn named_contract(args: &ContractArgs) -> Result<Contract, Output> {
     if args.contract.is_none() && args.prefix.is_none() {
@@ -696,22 +577,6 @@ fn named_contract(args: &ContractArgs) -> Result<Contract, Output> {
     }
 }
 
-fn prompt(args: ContractArgs, lang: &str, example: Option<usize>) -> Result<Output, Output> {
-    let lang: mini_tools::prompt::Lang = lang.parse().map_err(usage)?;
-    let c = named_contract(&args)?;
-    Ok(Output::default().out(mini_tools::prompt::spec_block(&c, lang, example).trim_end()))
-}
-
-fn grammar(args: ContractArgs, format: &str, records: Option<usize>) -> Result<Output, Output> {
-    let format: mini_tools::grammar::GrammarFormat = format.parse().map_err(|_| {
-        usage(format!(
-            "--format must be gbnf, lark or regex, not '{format}'"
-        ))
-    })?;
-    let c = named_contract(&args)?;
-    Ok(Output::default().out(mini_tools::grammar::grammar(&c, format, records).trim_end()))
-}
-
 fn usage(msg: impl AsRef<str>) -> Output {
     Output::default()
         .err(format!("error: {}", msg.as_ref()))
@@ -721,268 +586,6 @@ fn usage(msg: impl AsRef<str>) -> Output {
 fn families_dir(dir: Option<PathBuf>, forks: Option<PathBuf>) -> Result<PathBuf, Output> {
     dir.or(forks)
         .ok_or_else(|| usage("give the families directory (DIR, --forks DIR or MINI_FORKS)"))
-}
-
-fn list_forks(dir: &Path) -> Result<Output, Output> {
-    let fams = mini_tools::family::list_families(dir).map_err(|e| usage(e.to_string()))?;
-    Ok(Output::default().out(mini_tools::family::render_families(&fams).trim_end()))
-}
-
-fn check_forks(dir: &Path) -> Result<Output, Output> {
-    let report = mini_tools::family::check_forks(dir).map_err(|e| usage(e.to_string()))?;
-    let code = if report.ok { EXIT_OK } else { EXIT_INVALID };
-    Ok(Output::default().out(report.render().trim_end()).code(code))
-}
-
-fn new_fork(
-    dir: &Path,
-    prefix: &str,
-    from: Option<&str>,
-    add: &[String],
-) -> Result<Output, Output> {
-    let fields = add
-        .iter()
-        .map(|a| mini_tools::family::parse_field_arg(a))
-        .collect::<mini::Result<Vec<(String, String)>>>()
-        .map_err(|e| usage(e.to_string()))?;
-    match mini_tools::family::new_fork(dir, prefix, from, &fields) {
-        Ok(path) => Ok(Output::default().out(format!("created {}", path.display()))),
-        Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
-    }
-}
-
-fn to_schema(contract: &str, record: bool, forks: Option<PathBuf>) -> Result<Output, Output> {
-    let c = if contract.ends_with(".json") || Path::new(contract).is_file() {
-        Contract::from_path(contract).map_err(|e| usage(format!("contract {contract}: {e}")))?
-    } else {
-        let args = ContractArgs {
-            contract: None,
-            prefix: Some(contract.to_string()),
-            forks,
-        };
-        match resolve(&args, None)? {
-            Resolved::Found(c) => c,
-            Resolved::Missing(why) => return Err(unverified(why)),
-        }
-    };
-    Ok(Output::default().out(json_text(&mini_tools::schema::to_schema(&c, record), false)))
-}
-
-fn from_schema(file: &str, prefix: Option<&str>, strict: bool) -> Result<Output, Output> {
-    let bytes = read_input(file).map_err(usage)?;
-    let schema: Value =
-        serde_json::from_slice(&bytes).map_err(|e| usage(format!("{file}: not JSON: {e}")))?;
-    match mini_tools::schema::from_schema(&schema, prefix, strict) {
-        Ok((c, warnings)) => {
-            let mut o = Output::default();
-            for w in warnings {
-                o = o.err(format!("warning: {w}"));
-            }
-            Ok(o.out(json_text(c.to_value(), false)))
-        }
-        Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
-    }
-}
-
-#[cfg(feature = "tokens")]
-fn encoding(enc: &str) -> Result<mini_tools::tokens::Encoding, Output> {
-    enc.parse().map_err(|_| {
-        usage(format!(
-            "--enc must be o200k_base or cl100k_base, not '{enc}'"
-        ))
-    })
-}
-
-#[cfg(feature = "tokens")]
-fn tokens(file: &str, enc: &str) -> Result<Output, Output> {
-    let enc = encoding(enc)?;
-    let text = text_input(file)?;
-    // the count `mini stats` shows for the same document
-    let n = mini_tools::tokens::count_document(&text, enc).map_err(|e| usage(e.to_string()))?;
-    Ok(Output::default().out(format!("{n} tokens ({}), {} bytes", enc.name(), text.len())))
-}
-
-#[cfg(feature = "tokens")]
-fn stats(file: &str, args: &ContractArgs, enc: &str, format: &str) -> Result<Output, Output> {
-    let enc = encoding(enc)?;
-    if format != "table" && format != "json" {
-        return Err(usage(format!(
-            "--format must be table or json, not '{format}'"
-        )));
-    }
-    let (text, c) = document_contract(file, args)?;
-    match mini_tools::tokens::stats(&text, &c, enc) {
-        Ok(st) if format == "json" => Ok(Output::default().out(json_text(
-            &serde_json::to_value(&st).unwrap_or(Value::Null),
-            false,
-        ))),
-        Ok(st) => Ok(Output::default().out(st.render_table().trim_end())),
-        Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
-    }
-}
-
-fn conformance(dirs: &[PathBuf], forks: Option<&Path>) -> Result<Output, Output> {
-    let runner = Runner::new(forks.map(Path::to_path_buf));
-    let mut o = Output::default();
-    let (mut passed, mut failed) = (0, 0);
-    for dir in dirs {
-        let report = runner.run_dir(dir).map_err(|e| {
-            Output::default()
-                .err(format!("error: {e}"))
-                .code(EXIT_USAGE)
-        })?;
-        for f in report.outcomes.iter().filter(|f| f.failure.is_some()) {
-            o = o.out(format!(
-                "FAIL {}: {}",
-                f.id,
-                f.failure.as_deref().unwrap_or("")
-            ));
-        }
-        passed += report.passed();
-        failed += report.failed();
-    }
-    let code = if failed > 0 { EXIT_INVALID } else { EXIT_OK };
-    Ok(o.out(format!("{passed} passed, {failed} failed"))
-        .code(code))
-}
-
-/// `to-json --stream`: reads the input in chunks, resolves the contract
-/// once the header line is in, and writes each record as one JSON line the
-/// moment its line closes (flushing each), errors to `err` as they are
-/// found, and a final `{"summary": …}` object to `err`.
-pub fn stream_to_json(
-    file: &str,
-    args: &ContractArgs,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> i32 {
-    let mut input: Box<dyn Read> = if file == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        match std::fs::File::open(file) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                let _ = writeln!(err, "error: cannot read {file}: {e}");
-                return EXIT_USAGE;
-            }
-        }
-    };
-    let mut chunk = vec![0u8; 4096];
-    let mut head: Vec<u8> = Vec::new();
-    // read until the first significant line is complete (or the input ends)
-    let header_ready = |head: &[u8]| {
-        let text = String::from_utf8_lossy(head);
-        let mut lines = text.split('\n');
-        let complete = text.matches('\n').count();
-        lines
-            .by_ref()
-            .take(complete)
-            .any(|l| !mini::__private::syntax::is_blank(l.trim_end_matches('\r')))
-    };
-    let mut eof = false;
-    while !eof && !header_ready(&head) {
-        match input.read(&mut chunk) {
-            Ok(0) => eof = true,
-            Ok(k) => head.extend_from_slice(&chunk[..k]),
-            Err(e) => {
-                let _ = writeln!(err, "error: cannot read {file}: {e}");
-                return EXIT_USAGE;
-            }
-        }
-    }
-    let detected = mini::detect_prefix(&String::from_utf8_lossy(&head));
-    let contract = match resolve(args, detected) {
-        Ok(Resolved::Found(c)) => c,
-        Ok(Resolved::Missing(why)) => {
-            if head.iter().all(u8::is_ascii_whitespace) && args.contract.is_none() {
-                let _ = writeln!(err, "E01 document: empty document: header missing");
-                return EXIT_INVALID;
-            }
-            let _ = writeln!(err, "UNVERIFIED: {why}");
-            return EXIT_UNVERIFIED;
-        }
-        Err(o) => {
-            let _ = err.write_all(o.stderr.as_bytes());
-            return o.code;
-        }
-    };
-    let mut reader = mini::Reader::with_options(
-        &contract,
-        mini::ReaderOptions {
-            keep_records: false,
-            ..mini::ReaderOptions::default()
-        },
-    );
-    let mut reported = 0;
-    let mut emit = |records: Vec<mini::Record>,
-                    reader: &mini::Reader<'_>,
-                    out: &mut dyn Write,
-                    err: &mut dyn Write| {
-        for r in records {
-            let _ = writeln!(out, "{}", Value::Object(r.value));
-        }
-        let _ = out.flush();
-        for d in &reader.errors()[reported..] {
-            let _ = writeln!(err, "{d}");
-        }
-        reported = reader.errors().len();
-    };
-    let mut data = head;
-    loop {
-        match reader.push(&data) {
-            Ok(records) => emit(records, &reader, out, err),
-            Err(e) => {
-                let _ = writeln!(err, "INVALID: {e}");
-                return EXIT_INVALID;
-            }
-        }
-        if eof {
-            break;
-        }
-        match input.read(&mut chunk) {
-            Ok(0) => eof = true,
-            Ok(k) => data = chunk[..k].to_vec(),
-            Err(e) => {
-                let _ = writeln!(err, "error: cannot read {file}: {e}");
-                return EXIT_USAGE;
-            }
-        }
-        if eof {
-            data.clear();
-        }
-    }
-    match reader.end() {
-        Ok(end) => {
-            if let Some(r) = &end.last_record {
-                let _ = writeln!(out, "{}", Value::Object(r.value.clone()));
-                let _ = out.flush();
-            }
-            for d in &end.document.errors()[reported.min(end.document.errors().len())..] {
-                let _ = writeln!(err, "{d}");
-            }
-            let summary = serde_json::json!({"summary": {
-                "expected": end.expected,
-                "received": end.received,
-                "valid": end.valid,
-                "missing": end.missing,
-                "excess": end.excess,
-                "last_line_terminated": end.last_line_terminated,
-                "truncated": end.truncated,
-                "complete": end.complete,
-                "errors": end.document.errors().len(),
-            }});
-            let _ = writeln!(err, "{summary}");
-            if end.complete {
-                EXIT_OK
-            } else {
-                EXIT_INVALID
-            }
-        }
-        Err(e) => {
-            let _ = writeln!(err, "INVALID: {e}");
-            EXIT_INVALID
-        }
-    }
 }
 
 /// Entry point of the binary: parses `std::env::args`, runs, prints, and
@@ -1004,6 +607,10 @@ pub fn main() -> i32 {
     {
         let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
         return stream_to_json(file, contract, &mut stdout.lock(), &mut stderr.lock());
+    }
+    if let Command::Diagnose { file, contract } = &cli.command {
+        let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
+        return diagnose_to(file, contract, &mut stdout.lock(), &mut stderr.lock());
     }
     let out = run(cli);
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());

@@ -1,0 +1,63 @@
+//! `to-json` and `from-json`.
+
+use super::*;
+
+pub(super) fn to_json(
+    file: &str,
+    args: &ContractArgs,
+    lenient: bool,
+    compact: bool,
+) -> Result<Output, Output> {
+    let (text, c) = document_contract(file, args)?;
+    if lenient {
+        let doc = mini::parse_lenient(&text, &c);
+        let mut o = Output::default();
+        for d in doc.errors() {
+            o = o.err(d.to_string());
+        }
+        let code = if doc.is_valid() {
+            EXIT_OK
+        } else {
+            EXIT_INVALID
+        };
+        return Ok(o.out(json_text(&doc.into_canonical(), compact)).code(code));
+    }
+    match mini::parse(&text, &c) {
+        Ok(doc) => Ok(Output::default().out(json_text(&doc.into_canonical(), compact))),
+        Err(e) => Ok(Output::default()
+            .err(errors_text(&e))
+            .err(format!("INVALID: {} error(s)", e.diagnostics().len()))
+            .code(EXIT_INVALID)),
+    }
+}
+
+pub(super) fn from_json(file: &str, args: &ContractArgs) -> Result<Output, Output> {
+    let bytes = read_input(file).map_err(|e| {
+        Output::default()
+            .err(format!("error: {e}"))
+            .code(EXIT_USAGE)
+    })?;
+    let value: Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return Ok(Output::default()
+                .err(format!("INVALID: not a JSON document: {e}"))
+                .code(EXIT_INVALID))
+        }
+    };
+    let detected = value
+        .get("prefix")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let c = match resolve(args, detected)? {
+        Resolved::Found(c) => c,
+        Resolved::Missing(why) => return Err(unverified(why)),
+    };
+    match mini::dumps(&value, &c) {
+        Ok(text) => Ok(Output::default().out(text)),
+        Err(e) => Ok(Output::default()
+            .err(errors_text(&e))
+            .err(format!("INVALID: {} error(s)", e.diagnostics().len()))
+            .code(EXIT_INVALID)),
+    }
+}

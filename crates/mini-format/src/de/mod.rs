@@ -1,0 +1,331 @@
+//! The serde Deserializer: `.mini` text → any `Deserialize` type, through
+//! the same validation engine as the dynamic path.
+//!
+//! Each record line is checked by [`crate::check::check_record`]; the typed
+//! values it yields (borrowing from the input when a value holds no escape)
+//! are handed to serde's visitors directly, without building JSON values. A
+//! `&'de str` field borrows from the input; an escaped value comes from a
+//! scratch buffer (an owned string). Like [`crate::parse`], deserialization
+//! is strict: every error of the document is collected, and the result is
+//! an error if there was any.
+
+use std::borrow::Cow;
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::forward_to_deserialize_any;
+use serde_json::{Map, Value};
+
+use crate::check::{Atom, FieldValue, HeaderInfo, HeaderValue, Scratch, Selection};
+use crate::check::{Checked, Engine};
+use crate::contract::{Contract, Field, HeaderKey, Kind};
+use crate::error::{Code, Diagnostic, Error, Result};
+use crate::read::{Limits, SliceLines, StrLines};
+use crate::syntax::Line;
+use crate::typed::Mini;
+
+mod atom;
+mod header;
+mod record;
+mod value;
+
+use atom::{AtomDe, SelectionDe};
+use header::{header_items, HeaderDe};
+pub(crate) use record::RecordDe;
+use record::{Ctx, FieldDe, Part, RecordsDe};
+use value::ValueDe;
+
+/// Deserializes a document type (one deriving `Mini` with
+/// `#[mini(prefix = …)]`) from `.mini` text, strictly.
+///
+/// ```
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, mini::Mini)]
+/// #[mini(prefix = "todo", records = "items")]
+/// struct Todos<'a> {
+///     #[serde(borrow)]
+///     items: Vec<Todo<'a>>,
+/// }
+///
+/// #[derive(Deserialize, mini::Mini)]
+/// struct Todo<'a> {
+///     title: &'a str,
+///     done: bool,
+/// }
+/// # // generic (lifetime) types are fine: the contract is cached per type
+/// let t: Todos = mini::from_str("todo|n=2\nbuy milk|false\nwrite docs|1").unwrap();
+/// assert_eq!((t.items[0].title, t.items[1].done), ("buy milk", true));
+/// ```
+pub fn from_str<'de, T>(s: &'de str) -> Result<T>
+where
+    T: de::Deserialize<'de> + Mini,
+{
+    from_str_with_limits(s, Limits::default())
+}
+
+/// [`from_str`] for bytes: each line is checked as UTF-8 when it is read
+/// (an error gives the line and the byte offset within it).
+pub fn from_slice<'de, T>(bytes: &'de [u8]) -> Result<T>
+where
+    T: de::Deserialize<'de> + Mini,
+{
+    let contract = T::cached_contract()?;
+    let mut de = Deserializer::from_source(
+        Source::Slice(SliceLines::new(bytes, Limits::default())),
+        &contract,
+    );
+    let value = T::deserialize(&mut de);
+    de.end(value)
+}
+
+/// [`from_str`] for a reader, under the default [`Limits`]: the input is
+/// read line by line with every limit applied as it arrives (an input past
+/// `max_input_bytes` is refused without reading the rest), then
+/// deserialized. To handle one record at a time in constant memory, use
+/// [`crate::stream::records`].
+pub fn from_reader<R, T>(reader: R) -> Result<T>
+where
+    R: std::io::Read,
+    T: de::DeserializeOwned + Mini,
+{
+    from_reader_with_limits(reader, Limits::default())
+}
+
+/// [`from_reader`] under given [`Limits`].
+pub fn from_reader_with_limits<R, T>(reader: R, limits: Limits) -> Result<T>
+where
+    R: std::io::Read,
+    T: de::DeserializeOwned + Mini,
+{
+    use std::io::Read as _;
+    let cap = limits.max_input_bytes.saturating_add(1);
+    let mut buf = Vec::new();
+    reader.take(cap as u64).read_to_end(&mut buf)?;
+    let contract = T::cached_contract()?;
+    let mut de = Deserializer::from_source(Source::Slice(SliceLines::new(&buf, limits)), &contract);
+    let value = T::deserialize(&mut de);
+    de.end(value)
+}
+
+/// [`from_str`] under given [`Limits`].
+pub fn from_str_with_limits<'de, T>(s: &'de str, limits: Limits) -> Result<T>
+where
+    T: de::Deserialize<'de> + Mini,
+{
+    let contract = T::cached_contract()?;
+    let mut de = Deserializer::with_limits(s, &contract, limits);
+    let value = T::deserialize(&mut de);
+    de.end(value)
+}
+
+/// Deserializes any `Deserialize` type from `.mini` text under a given
+/// contract (no derive needed), under the default [`Limits`]: the value is
+/// shaped like the canonical object (`prefix`, `header`, records).
+pub fn from_str_with_contract<'de, T>(s: &'de str, contract: &Contract) -> Result<T>
+where
+    T: de::Deserialize<'de>,
+{
+    let mut de = Deserializer::new(s, contract);
+    let value = T::deserialize(&mut de);
+    de.end(value)
+}
+
+/// The old name of [`from_str_with_contract`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `from_str_with_contract` (ADR 0019: a suffix says what the variant adds)"
+)]
+pub fn from_str_with<'de, T>(s: &'de str, contract: &Contract) -> Result<T>
+where
+    T: de::Deserialize<'de>,
+{
+    from_str_with_contract(s, contract)
+}
+
+/// Where the deserializer's lines come from.
+enum Source<'de> {
+    Str(StrLines<'de>),
+    Slice(SliceLines<'de>),
+}
+
+impl<'de> Source<'de> {
+    fn next_line(&mut self) -> Result<Option<Line<'de>>> {
+        match self {
+            Source::Str(l) => l.next_line(),
+            Source::Slice(l) => l.next_line(),
+        }
+    }
+}
+
+/// The `.mini` deserializer over a whole document.
+pub struct Deserializer<'de, 'c> {
+    contract: &'c Contract,
+    lines: Source<'de>,
+    /// A read error (a limit, invalid UTF-8): it ends the document.
+    read_error: Option<Error>,
+    /// The engine's line-by-line state (header, unique values, counts,
+    /// errors), shared with `mini::parse` and the streaming reader.
+    engine: Engine<'c>,
+    scratch: Scratch<'de>,
+}
+
+impl<'de, 'c> Deserializer<'de, 'c> {
+    /// A deserializer for `text` under `contract` and the default
+    /// [`Limits`]; the header is read now.
+    pub fn new(text: &'de str, contract: &'c Contract) -> Self {
+        Deserializer::with_limits(text, contract, Limits::default())
+    }
+
+    /// A deserializer for `text` under `contract` and `limits`.
+    pub fn with_limits(text: &'de str, contract: &'c Contract, limits: Limits) -> Self {
+        Deserializer::from_source(Source::Str(StrLines::new(text, limits)), contract)
+    }
+
+    fn from_source(lines: Source<'de>, contract: &'c Contract) -> Self {
+        let mut de = Deserializer {
+            contract,
+            lines,
+            read_error: None,
+            engine: Engine::new(contract),
+            scratch: Scratch::new(),
+        };
+        if let Some(line) = de.next_line() {
+            de.engine.check_line(line, &mut de.scratch);
+        }
+        de
+    }
+
+    /// The next significant line; a read error is kept and ends the lines.
+    fn next_line(&mut self) -> Option<Line<'de>> {
+        if self.read_error.is_some() {
+            return None;
+        }
+        match self.lines.next_line() {
+            Ok(line) => line,
+            Err(e) => {
+                self.read_error = Some(e);
+                None
+            }
+        }
+    }
+
+    /// The next valid record: its line and index (its values are left in
+    /// the scratch). Invalid records are skipped, their errors kept.
+    fn next_record(&mut self) -> Option<(usize, usize)> {
+        if !self.engine.has_header() {
+            return None;
+        }
+        while let Some(line) = self.next_line() {
+            if let Checked::Valid = self.engine.check_line(line, &mut self.scratch) {
+                return Some((line.number, self.engine.record_lines() - 1));
+            }
+        }
+        None
+    }
+
+    /// Finishes: drains the lines left, checks the count (E04), and returns
+    /// `value` only if the document had no error.
+    pub fn end<T>(mut self, value: Result<T>) -> Result<T> {
+        if let Some(e) = self.read_error.take() {
+            return Err(e);
+        }
+        match value {
+            Ok(v) => {
+                while self.next_record().is_some() {}
+                if let Some(e) = self.read_error.take() {
+                    return Err(e);
+                }
+                let mut errors = self.engine.take_errors();
+                errors.extend(self.engine.document_error());
+                if errors.is_empty() {
+                    Ok(v)
+                } else {
+                    Err(Error::invalid(errors))
+                }
+            }
+            Err(e) => Err(e.prepend(self.engine.take_errors())),
+        }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some(e) = self.read_error.take() {
+            return Err(e);
+        }
+        if !self.engine.has_header() {
+            let mut errors = self.engine.take_errors();
+            errors.extend(self.engine.document_error());
+            return Err(Error::invalid(errors));
+        }
+        visitor.visit_map(DocAccess { de: self, step: 0 })
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The document as a map: `prefix`, `header`, then the records key.
+struct DocAccess<'a, 'de, 'c> {
+    de: &'a mut Deserializer<'de, 'c>,
+    step: u8,
+}
+
+impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let key = match self.step {
+            0 => "prefix",
+            1 => "header",
+            2 => self.de.contract.records_key(),
+            _ => return Ok(None),
+        };
+        seed.deserialize(key.into_deserializer()).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.step += 1;
+        let header = self.de.engine.header();
+        match self.step {
+            1 => {
+                let prefix = header.map(|h| h.prefix.clone()).unwrap_or_default();
+                seed.deserialize(de::value::StringDeserializer::<Error>::new(prefix))
+            }
+            2 => {
+                let line = header.map_or(1, |h| h.line);
+                let contract = self.de.contract;
+                let entries = header.map_or_else(Vec::new, |h| header_items(h, contract));
+                seed.deserialize(HeaderDe { entries, line })
+                    .map_err(|e| locate(e, line, None, || "header".to_string()))
+            }
+            _ => seed.deserialize(RecordsDe { de: self.de }),
+        }
+    }
+}
+
+/// Turns an unlocated serde error into an E06 diagnostic at a line, field
+/// and path; located errors pass through. The path is only built for an
+/// error that needs it.
+pub(crate) fn locate(
+    e: Error,
+    line: usize,
+    field: Option<&str>,
+    path: impl FnOnce() -> String,
+) -> Error {
+    match e.custom_message() {
+        Some(m) => Error::invalid(vec![Diagnostic::new(
+            Code::E06,
+            line,
+            field.map(str::to_string),
+            m.to_string(),
+        )
+        .with_path(path())]),
+        None => e,
+    }
+}

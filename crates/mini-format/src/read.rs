@@ -1,0 +1,433 @@
+//! The one line reader: every entry point (`parse*`, `from_str`,
+//! `from_slice`, `from_reader`, the typed stream and the push [`PushParser`])
+//! cuts its input into lines here, under one [`Limits`].
+//!
+//! [`LineCutter`] is the only place that skips a leading BOM, drops the CR
+//! before a LF, skips blank lines (they still count as physical lines),
+//! checks UTF-8 (the byte offset of an error is counted within its line)
+//! and enforces the limits. The sources feed it raw lines: [`StrLines`] and
+//! [`SliceLines`] borrow from the input, [`IoLines`] reads a [`BufRead`]
+//! one line at a time into a reused buffer.
+//!
+//! [`PushParser`]: crate::stream::PushParser
+
+use std::io::BufRead;
+#[cfg(test)]
+use std::io::Read as _;
+
+use memchr::memchr;
+
+use crate::error::{Error, Limit, Result};
+use crate::syntax::{self, Line};
+
+/// Resource limits for untrusted input, one set for every entry point.
+///
+/// A breach is an [`Error`] that names the limit ([`Limit`] via
+/// [`Error::limit_exceeded`]), not one of the SPEC's E-codes: SPEC 1.1
+/// defines none for resource limits.
+///
+/// ```
+/// let contract = mini::Contract::from_json(
+///     r#"{"prefix": "t", "core": [{"name": "x", "type": "str"}]}"#).unwrap();
+/// let limits = mini::Limits { max_records: 1, ..mini::Limits::default() };
+/// let err = mini::parse_with_limits("t|n=2\na\nb", &contract, &limits).unwrap_err();
+/// assert_eq!(err.limit_exceeded(), Some(mini::Limit::Records));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most bytes read from the input (BOM and line breaks included).
+    pub max_input_bytes: usize,
+    /// Longest accepted physical line, in bytes, without its line break (LF
+    /// and a CR before it) and without a BOM.
+    pub max_line_bytes: usize,
+    /// Most record lines (significant lines after the header).
+    pub max_records: usize,
+}
+
+impl Limits {
+    /// No limits at all (for trusted input).
+    pub const UNLIMITED: Limits = Limits {
+        max_input_bytes: usize::MAX,
+        max_line_bytes: usize::MAX,
+        max_records: usize::MAX,
+    };
+}
+
+impl Default for Limits {
+    /// Limits a server can keep: 64 MiB of input, 1 MiB per line, one
+    /// million records. A stream longer than 64 MiB needs a larger
+    /// `max_input_bytes` (memory stays bounded by the line limit either way).
+    fn default() -> Self {
+        Limits {
+            max_input_bytes: 64 << 20,
+            max_line_bytes: 1 << 20,
+            max_records: 1_000_000,
+        }
+    }
+}
+
+/// Turns raw lines into significant [`Line`]s under [`Limits`]; counts
+/// physical lines, bytes and significant lines.
+#[derive(Debug, Clone)]
+pub(crate) struct LineCutter {
+    limits: Limits,
+    /// Physical lines seen.
+    number: usize,
+    /// Bytes seen (line breaks included).
+    bytes: usize,
+    /// Significant lines seen (the header and the record lines).
+    significant: usize,
+}
+
+impl LineCutter {
+    pub(crate) fn new(limits: Limits) -> Self {
+        LineCutter {
+            limits,
+            number: 0,
+            bytes: 0,
+            significant: 0,
+        }
+    }
+
+    /// Physical lines seen so far.
+    pub(crate) fn line_number(&self) -> usize {
+        self.number
+    }
+
+    /// Counts `n` more input bytes (a line and its break), failing past
+    /// `max_input_bytes`.
+    fn count_bytes(&mut self, n: usize) -> Result<()> {
+        self.bytes = self.bytes.saturating_add(n);
+        if self.bytes > self.limits.max_input_bytes {
+            return Err(Error::limit(
+                Limit::InputBytes,
+                self.number.max(1),
+                format!("input exceeds {} bytes", self.limits.max_input_bytes),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether a line still being received (`len` bytes so far, no LF yet)
+    /// is already past the line limit, with room for a BOM and a CR that do
+    /// not count: the push reader refuses a line that never ends before it
+    /// holds it whole.
+    pub(crate) fn check_partial(&self, len: usize) -> Result<()> {
+        let slack = 1 + if self.number == 0 { 3 } else { 0 };
+        if len > self.limits.max_line_bytes.saturating_add(slack) {
+            return Err(Error::limit(
+                Limit::LineBytes,
+                self.number + 1,
+                format!("line exceeds {} bytes", self.limits.max_line_bytes),
+            ));
+        }
+        Ok(())
+    }
+
+    /// One raw physical line (without its LF; `had_lf` says whether one
+    /// followed): `None` for a blank line, else the significant line.
+    pub(crate) fn cut<'a>(&mut self, raw: &'a [u8], had_lf: bool) -> Result<Option<Line<'a>>> {
+        self.number += 1;
+        self.count_bytes(raw.len() + usize::from(had_lf))?;
+        let mut bytes = raw;
+        if self.number == 1 {
+            bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+        }
+        let bom = raw.len() - bytes.len();
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        if bytes.len() > self.limits.max_line_bytes {
+            return Err(Error::limit(
+                Limit::LineBytes,
+                self.number,
+                format!(
+                    "line has {} bytes, limit {}",
+                    bytes.len(),
+                    self.limits.max_line_bytes
+                ),
+            ));
+        }
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| Error::utf8(self.number, bom + e.valid_up_to()))?;
+        self.significant_line(text)
+    }
+
+    /// [`LineCutter::cut`] for text already known to be UTF-8.
+    pub(crate) fn cut_str<'a>(&mut self, raw: &'a str, had_lf: bool) -> Result<Option<Line<'a>>> {
+        self.number += 1;
+        self.count_bytes(raw.len() + usize::from(had_lf))?;
+        let mut text = raw;
+        if self.number == 1 {
+            text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        }
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        if text.len() > self.limits.max_line_bytes {
+            return Err(Error::limit(
+                Limit::LineBytes,
+                self.number,
+                format!(
+                    "line has {} bytes, limit {}",
+                    text.len(),
+                    self.limits.max_line_bytes
+                ),
+            ));
+        }
+        self.significant_line(text)
+    }
+
+    fn significant_line<'a>(&mut self, text: &'a str) -> Result<Option<Line<'a>>> {
+        if syntax::is_blank(text) {
+            return Ok(None);
+        }
+        // the first significant line is the header; the others are records
+        if self.significant > self.limits.max_records {
+            return Err(Error::limit(
+                Limit::Records,
+                self.number,
+                format!("more than {} record lines", self.limits.max_records),
+            ));
+        }
+        self.significant += 1;
+        Ok(Some(Line {
+            number: self.number,
+            text,
+        }))
+    }
+}
+
+/// The significant lines of a `&str`, borrowed.
+#[derive(Debug, Clone)]
+pub(crate) struct StrLines<'de> {
+    rest: Option<&'de str>,
+    cutter: LineCutter,
+}
+
+impl<'de> StrLines<'de> {
+    pub(crate) fn new(text: &'de str, limits: Limits) -> Self {
+        StrLines {
+            rest: Some(text),
+            cutter: LineCutter::new(limits),
+        }
+    }
+
+    /// The next significant line, `None` at the end.
+    pub(crate) fn next_line(&mut self) -> Result<Option<Line<'de>>> {
+        while let Some(rest) = self.rest {
+            let (raw, tail) = match memchr(b'\n', rest.as_bytes()) {
+                Some(p) => (&rest[..p], Some(&rest[p + 1..])),
+                None => (rest, None),
+            };
+            self.rest = tail;
+            if let Some(line) = self.cutter.cut_str(raw, tail.is_some())? {
+                return Ok(Some(line));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The significant lines of trusted text (no limits), as an iterator: the
+/// whole-text paths that cannot fail (`parse_lenient`, `validate`) and the
+/// tools read lines through it.
+pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    let mut lines = StrLines::new(text, Limits::UNLIMITED);
+    // without limits and with text already UTF-8, cutting cannot fail
+    std::iter::from_fn(move || lines.next_line().ok().flatten())
+}
+
+/// The significant lines of a `&[u8]`, borrowed (each line checked as
+/// UTF-8 when it is cut).
+#[derive(Debug, Clone)]
+pub(crate) struct SliceLines<'de> {
+    rest: Option<&'de [u8]>,
+    cutter: LineCutter,
+}
+
+impl<'de> SliceLines<'de> {
+    pub(crate) fn new(bytes: &'de [u8], limits: Limits) -> Self {
+        SliceLines {
+            rest: Some(bytes),
+            cutter: LineCutter::new(limits),
+        }
+    }
+
+    /// The next significant line, `None` at the end.
+    pub(crate) fn next_line(&mut self) -> Result<Option<Line<'de>>> {
+        while let Some(rest) = self.rest {
+            let (raw, tail) = match memchr(b'\n', rest) {
+                Some(p) => (&rest[..p], Some(&rest[p + 1..])),
+                None => (rest, None),
+            };
+            self.rest = tail;
+            if let Some(line) = self.cutter.cut(raw, tail.is_some())? {
+                return Ok(Some(line));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The significant lines of a [`BufRead`], one at a time in a reused
+/// buffer (a line is never held longer than `max_line_bytes` plus one read
+/// chunk).
+#[derive(Debug)]
+pub(crate) struct IoLines<R> {
+    reader: R,
+    /// The current raw line, once it is known to be UTF-8.
+    text: String,
+    cutter: LineCutter,
+    done: bool,
+}
+
+impl<R: BufRead> IoLines<R> {
+    pub(crate) fn new(reader: R, limits: Limits) -> Self {
+        IoLines {
+            reader,
+            text: String::new(),
+            cutter: LineCutter::new(limits),
+            done: false,
+        }
+    }
+
+    /// The next significant line (borrowing the buffer), `None` at the end.
+    pub(crate) fn next_line(&mut self) -> Result<Option<Line<'_>>> {
+        let mut raw = std::mem::take(&mut self.text).into_bytes();
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            raw.clear();
+            let had_lf = self.read_raw_line(&mut raw)?;
+            if had_lf {
+                raw.pop();
+            } else {
+                self.done = true;
+                if raw.is_empty() {
+                    return Ok(None);
+                }
+            }
+            // UTF-8 is checked once, here; the offset is within the line
+            let text = String::from_utf8(raw).map_err(|e| {
+                Error::utf8(self.cutter.line_number() + 1, e.utf8_error().valid_up_to())
+            })?;
+            let span = self.cutter.cut_str(&text, had_lf)?.map(|line| {
+                let start = line.text.as_ptr() as usize - text.as_ptr() as usize;
+                (line.number, start, start + line.text.len())
+            });
+            match span {
+                Some((number, start, end)) => {
+                    self.text = text;
+                    return Ok(Some(Line {
+                        number,
+                        text: &self.text[start..end],
+                    }));
+                }
+                None => raw = text.into_bytes(),
+            }
+        }
+    }
+
+    /// Reads one raw line into `raw` (its LF kept), refusing to buffer more
+    /// than the line limit allows; true when it ended with a LF.
+    fn read_raw_line(&mut self, raw: &mut Vec<u8>) -> Result<bool> {
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            };
+            if available.is_empty() {
+                return Ok(false);
+            }
+            let (take, found) = match memchr(b'\n', available) {
+                Some(p) => (p + 1, true),
+                None => (available.len(), false),
+            };
+            raw.extend_from_slice(&available[..take]);
+            self.reader.consume(take);
+            if found {
+                return Ok(true);
+            }
+            self.cutter.check_partial(raw.len())?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_skip_bom_cr_and_blank_lines_but_count_them() {
+        let got: Vec<(usize, &str)> = lines("\u{feff}h|n=1\r\n\n  \r\nx\n")
+            .map(|l| (l.number, l.text))
+            .collect();
+        assert_eq!(got, vec![(1, "h|n=1"), (4, "x")]);
+        assert_eq!(lines("").count(), 0);
+        assert_eq!(lines("\n\n").count(), 0);
+    }
+
+    /// The three sources cut the same lines, and a BufRead that hands out
+    /// one byte at a time changes nothing.
+    #[test]
+    fn str_slice_and_io_sources_agree() {
+        let text = "\u{feff}h|n=2\r\n\n  \r\nx|\u{e9}\n\ny\r";
+        let mut a = StrLines::new(text, Limits::UNLIMITED);
+        let mut b = SliceLines::new(text.as_bytes(), Limits::UNLIMITED);
+        let one_byte = std::io::BufReader::with_capacity(1, text.as_bytes());
+        let mut c = IoLines::new(one_byte, Limits::UNLIMITED);
+        loop {
+            let x = a.next_line().unwrap();
+            let y = b.next_line().unwrap();
+            assert_eq!(x, y);
+            let z = c.next_line().unwrap();
+            assert_eq!(x, z);
+            if x.is_none() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn each_limit_is_named() {
+        let tight = |f: fn(&mut Limits)| {
+            let mut l = Limits::UNLIMITED;
+            f(&mut l);
+            l
+        };
+        let text = "h|n=2\nabcdef\nx\n";
+        let run = |limits: Limits| -> Result<()> {
+            let mut lines = StrLines::new(text, limits);
+            while lines.next_line()?.is_some() {}
+            Ok(())
+        };
+        let e = run(tight(|l| l.max_input_bytes = 10)).unwrap_err();
+        assert_eq!(e.limit_exceeded(), Some(Limit::InputBytes));
+        let e = run(tight(|l| l.max_line_bytes = 5)).unwrap_err();
+        assert_eq!(e.limit_exceeded(), Some(Limit::LineBytes));
+        let e = run(tight(|l| l.max_records = 1)).unwrap_err();
+        assert_eq!(e.limit_exceeded(), Some(Limit::Records));
+        assert!(run(tight(|l| l.max_records = 2)).is_ok());
+        // a line that never ends is refused before it is held whole
+        let endless = std::io::repeat(b'a').take(1 << 20);
+        let mut io = IoLines::new(
+            std::io::BufReader::new(endless),
+            tight(|l| l.max_line_bytes = 100),
+        );
+        let e = io.next_line().unwrap_err();
+        assert_eq!(e.limit_exceeded(), Some(Limit::LineBytes));
+    }
+
+    #[test]
+    fn utf8_offset_is_counted_within_the_line() {
+        let bytes = b"h|n=1\nab\xffc\n";
+        let mut lines = SliceLines::new(bytes, Limits::UNLIMITED);
+        assert!(lines.next_line().unwrap().is_some());
+        let e = lines.next_line().unwrap_err();
+        assert!(e.is_utf8());
+        assert!(e.to_string().contains("line 2, byte offset 2"), "{e}");
+        let mut io = IoLines::new(&bytes[..], Limits::UNLIMITED);
+        assert!(io.next_line().unwrap().is_some());
+        let e = io.next_line().unwrap_err();
+        assert!(e.to_string().contains("line 2, byte offset 2"), "{e}");
+    }
+}
