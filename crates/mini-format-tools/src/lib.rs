@@ -26,7 +26,14 @@ pub mod tokens;
 // The core's engine, shared within the workspace (its `__private` items are
 // pinned to this exact version; ADR 0019).
 use mini::__private::{check, number, syntax};
-use mini::validate;
+
+/// Every error of a document, empty when it is valid (`mini::check`'s).
+fn validate(text: &str, contract: &mini::Contract) -> Vec<mini::Diagnostic> {
+    mini::check(text, contract)
+        .err()
+        .map(|e| e.diagnostics().to_vec())
+        .unwrap_or_default()
+}
 use mini::{contract, value};
 
 /// The core's error types, under the name the modules use.

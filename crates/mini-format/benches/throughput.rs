@@ -52,7 +52,7 @@ struct Family<D> {
 
 fn family<D>(name: &'static str, doc: D, mini_text: String) -> Family<D>
 where
-    D: Serialize + DeserializeOwned + mini::Mini + PartialEq + std::fmt::Debug,
+    D: Serialize + DeserializeOwned + mini::MiniDocument + PartialEq + std::fmt::Debug,
 {
     let contract = D::contract();
     let parsed = mini::parse(&mini_text, &contract).expect("generated text is valid");
@@ -89,7 +89,7 @@ where
 
 fn bench_family<D>(c: &mut Criterion, f: &Family<D>)
 where
-    D: Serialize + DeserializeOwned + mini::Mini,
+    D: Serialize + DeserializeOwned + mini::MiniDocument,
 {
     let mini_bytes = Throughput::Bytes(f.mini.len() as u64);
     let json_bytes = Throughput::Bytes(f.json.len() as u64);
@@ -124,8 +124,8 @@ where
     g.throughput(mini_bytes.clone());
     g.bench_function("mini", |b| {
         b.iter(|| {
-            let errors = mini::validate(black_box(&f.mini), &f.contract);
-            assert!(errors.is_empty());
+            let checked = mini::check(black_box(&f.mini), &f.contract);
+            assert!(checked.is_ok());
         })
     });
     g.throughput(json_bytes.clone());

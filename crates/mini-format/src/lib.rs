@@ -61,9 +61,11 @@ pub use de::from_str_with;
 pub use ser::to_string_with;
 #[allow(deprecated)]
 pub use stream::{Reader, ReaderOptions};
+#[allow(deprecated)]
+pub use value::validate;
 pub use value::{
-    detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with_limits,
-    parse_with_limits, validate, Document, ParseReport, Record,
+    check, detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with_limits,
+    parse_with_limits, Document, ParseReport, Record,
 };
 #[allow(deprecated)]
 pub use value::{parse_lenient_with, parse_with, Diagnostics, ParseOptions};

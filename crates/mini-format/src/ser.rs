@@ -7,7 +7,7 @@
 //! it, and checks every value, list, selection, unique value and the header
 //! with the validation engine's own functions as it writes (ADR 0004,
 //! revised; when that is not possible the text is verified by
-//! [`crate::validate`], as `dumps` verifies its own). Whenever the direct encoder meets
+//! [`crate::check`], as `dumps` verifies its own). Whenever the direct encoder meets
 //! something it does not handle, or its text does not validate, the value
 //! goes through `serde_json::to_value` and [`crate::dumps`], which refuses
 //! it with the parser's code and line. Either way nothing is emitted that
@@ -49,13 +49,13 @@ pub fn to_string_with_contract<T: Serialize + ?Sized>(
             // revised); debug builds (tests, fuzzing) also run the whole
             // engine and require the same verdict.
             debug_assert!(
-                crate::validate(&enc.text, contract).is_empty(),
+                crate::value::diagnostics(&enc.text, contract).is_empty(),
                 "the per-value checks accepted text that validate rejects:\n{}",
                 enc.text
             );
             return Ok(enc.text);
         }
-        if crate::validate(&enc.text, contract).is_empty() {
+        if crate::value::diagnostics(&enc.text, contract).is_empty() {
             return Ok(enc.text);
         }
     }
@@ -255,7 +255,7 @@ mod tests {
                 dumps.as_ref().map_err(ToString::to_string)
             );
             if let Some(direct) = super::direct::encode(&doc, &c) {
-                if crate::validate(&direct.text, &c).is_empty() {
+                if crate::value::check(&direct.text, &c).is_ok() {
                     assert_eq!(Some(direct.text), dumps.ok());
                 }
             }

@@ -57,6 +57,14 @@ fn contract(json: &str) -> Contract {
     Contract::from_json(json).unwrap_or_else(|e| panic!("test contract rejected: {e}"))
 }
 
+/// Every diagnostic `mini::check` reports (empty when it accepts).
+fn checked(text: &str, c: &Contract) -> Vec<Diagnostic> {
+    mini::check(text, c)
+        .err()
+        .map(|e| e.diagnostics().to_vec())
+        .unwrap_or_default()
+}
+
 /// `(code, line, field)` of every error of a strict parse (empty if valid).
 fn errors(text: &str, c: &Contract) -> Vec<(Code, usize, Option<String>)> {
     match mini::parse(text, c) {
@@ -76,11 +84,7 @@ fn only(text: &str, c: &Contract) -> Diagnostic {
         Ok(_) => panic!("accepted, expected exactly one error: {text:?}"),
         Err(e) => e,
     };
-    assert_eq!(
-        mini::validate(text, c),
-        err.diagnostics(),
-        "validate {text:?}"
-    );
+    assert_eq!(checked(text, c), err.diagnostics(), "validate {text:?}");
     assert_eq!(
         err.diagnostics().len(),
         1,
@@ -108,7 +112,8 @@ fn assert_one(
 
 #[track_caller]
 fn valid(text: &str, c: &Contract) -> Document {
-    assert_eq!(mini::validate(text, c), [], "validate {text:?}");
+    assert_eq!(checked(text, c), [], "check {text:?}");
+    assert!(mini::check(text, c).is_ok(), "check {text:?}");
     mini::parse(text, c)
         .unwrap_or_else(|e| panic!("rejected {text:?}: {e} ({:?})", e.diagnostics()))
 }
@@ -641,19 +646,32 @@ fn e08_near_miss_marker_with_spaces_and_inside_quotes() {
 
 #[test]
 fn e09_invalid_escape() {
-    assert_one(&doc1("r\\q1|5|red|a*,b|x|1,2"), &t(), Code::E09, 2, None);
+    // the error names the field the escape is in (issue 15)
+    assert_one(
+        &doc1("r\\q1|5|red|a*,b|x|1,2"),
+        &t(),
+        Code::E09,
+        2,
+        Some("id"),
+    );
     assert_one(
         &doc1("r1|5|red|a*,b|x|1,2|tab\\there"),
         &t(),
         Code::E09,
         2,
-        None,
+        Some("memo"),
     );
 }
 
 #[test]
 fn e09_other_separator_escape_is_invalid_under_comma() {
-    assert_one(&doc1("r1|5|red|a*,b|x|1,2|a\\;b"), &t(), Code::E09, 2, None);
+    assert_one(
+        &doc1("r1|5|red|a*,b|x|1,2|a\\;b"),
+        &t(),
+        Code::E09,
+        2,
+        Some("memo"),
+    );
 }
 
 #[test]
@@ -663,7 +681,7 @@ fn e09_dangling_backslash() {
         &t(),
         Code::E09,
         2,
-        None,
+        Some("memo"),
     );
 }
 

@@ -252,7 +252,7 @@ fn structure(c: &Contract) -> String {
 
 fn check_family<D>(family: &str, bads: &[&str])
 where
-    D: Mini + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+    D: mini::MiniDocument + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
 {
     let valid = fixture(family, "valid.mini");
     let canonical = fixture(family, "canonical.json");

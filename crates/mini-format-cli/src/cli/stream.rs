@@ -403,7 +403,10 @@ pub fn stream_to_json(
             o.code
         }
         Streamed::Empty => {
-            let _ = writeln!(err, "E01 document: no header line: the text is empty or blank");
+            let _ = writeln!(
+                err,
+                "E01 document: no header line: the text is empty or blank"
+            );
             EXIT_INVALID
         }
         Streamed::Unverified(why) => {

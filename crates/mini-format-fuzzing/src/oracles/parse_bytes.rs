@@ -112,7 +112,12 @@ pub(crate) fn check_text(text: &str, c: &Contract) {
             }
         }
     }
-    if value::validate(text, c) != lenient.errors() {
+    if mini::check(text, c)
+        .err()
+        .map(|e| e.diagnostics().to_vec())
+        .unwrap_or_default()
+        != lenient.errors()
+    {
         fail("validate and parse_lenient report different errors");
     }
     check_limits(text, c, &lenient);
@@ -196,7 +201,12 @@ pub(crate) fn on_line(doc: &Document, line: usize) -> Vec<Diag3> {
             (
                 d.code(),
                 d.field().map(str::to_string),
-                d.message().to_string(),
+                // the last line's E05 notes the truncation in the document
+                // only (ADR 0021)
+                d.message()
+                    .strip_suffix(mini::__private::check::TRUNCATION_NOTE)
+                    .unwrap_or(d.message())
+                    .to_string(),
             )
         })
         .collect()

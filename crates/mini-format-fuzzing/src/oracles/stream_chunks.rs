@@ -212,7 +212,23 @@ pub fn stream_chunks(input: &StreamInput) {
             .iter()
             .filter(|d| d.line() == l.line)
             .collect();
-        if l.errors.iter().collect::<Vec<_>>() != errs {
+        // the document's E05 of its last line adds the truncation note,
+        // which a line read as it streams in cannot know (ADR 0021)
+        let plain = |d: &Diagnostic| {
+            let m = d.message();
+            let m = m
+                .strip_suffix(mini::__private::check::TRUNCATION_NOTE)
+                .unwrap_or(m);
+            (
+                d.code(),
+                d.line(),
+                d.field().map(str::to_string),
+                m.to_string(),
+            )
+        };
+        if l.errors.iter().map(plain).collect::<Vec<_>>()
+            != errs.iter().map(|d| plain(d)).collect::<Vec<_>>()
+        {
             fail("incomplete_line errors are not its line's errors");
         }
     }

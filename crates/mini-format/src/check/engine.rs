@@ -11,7 +11,7 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
             Code::E01,
             0,
             None,
-            "empty document: header missing",
+            "no header line: the text is empty or blank",
         ));
     };
     if let Some(t) = &h.n_impossible {
@@ -28,10 +28,18 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
             Code::E04,
             0,
             None,
-            format!("header declares n={n} but document has {record_lines} record lines"),
+            format!(
+                "header declares n={n} but the document has {record_lines} record line{}",
+                if record_lines == 1 { "" } else { "s" }
+            ),
         )
     })
 }
+
+/// What the E05 (too few fields) of a document's last record line says
+/// after its message: the line, read alone or as it streams in, does not
+/// say it (nothing tells it is the last one yet).
+pub const TRUNCATION_NOTE: &str = "; it is the last line: the answer looks truncated";
 
 /// What a checked line was (see [`Engine::check_line`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +65,9 @@ pub struct Engine<'c> {
     pub(super) errors: Vec<Diagnostic>,
     pub(super) record_lines: usize,
     pub(super) last_line_cut: bool,
+    /// The index in `errors` of the E05 (too few fields) of the last
+    /// record line, if it had one: the truncation note goes there.
+    pub(super) last_short: Option<usize>,
 }
 
 impl<'c> Engine<'c> {
@@ -70,6 +81,7 @@ impl<'c> Engine<'c> {
             errors: Vec::new(),
             record_lines: 0,
             last_line_cut: false,
+            last_short: None,
         }
     }
 
@@ -89,6 +101,7 @@ impl<'c> Engine<'c> {
             return Checked::Header;
         };
         self.record_lines += 1;
+        let before = self.errors.len();
         let valid = check_record_into(
             line,
             self.contract,
@@ -98,6 +111,9 @@ impl<'c> Engine<'c> {
             &mut self.errors,
         );
         self.last_line_cut = scratch.looked_cut();
+        self.last_short = (before..self.errors.len()).find(|&i| {
+            self.errors[i].code() == Code::E05 && self.errors[i].message().contains("missing")
+        });
         if valid {
             self.valid_records += 1;
             Checked::Valid
@@ -111,9 +127,33 @@ impl<'c> Engine<'c> {
         &self.errors
     }
 
+    /// The E05 of the last record line, when it lacks fields, says that
+    /// the document looks truncated there: called once no line can follow.
+    fn note_truncation(&mut self) {
+        if let Some(d) = self.last_short.take().and_then(|i| self.errors.get_mut(i)) {
+            *d = Diagnostic::new(
+                d.code(),
+                d.line(),
+                d.field().map(str::to_string),
+                format!("{}{TRUNCATION_NOTE}", d.message()),
+            );
+        }
+    }
+
+    /// Ends the document for a caller that keeps the engine: every error
+    /// not taken yet (the last line's truncation noted), then the
+    /// document-level one.
+    pub fn end_errors(&mut self) -> Vec<Diagnostic> {
+        self.note_truncation();
+        let mut errors = std::mem::take(&mut self.errors);
+        errors.extend(self.document_error());
+        errors
+    }
+
     /// Takes the errors found so far (a caller that reports them line by
     /// line keeps none).
     pub fn take_errors(&mut self) -> Vec<Diagnostic> {
+        self.last_short = None;
         std::mem::take(&mut self.errors)
     }
 
@@ -141,6 +181,7 @@ impl<'c> Engine<'c> {
     /// last), the record lines, the valid ones, and whether the last line
     /// looked cut.
     pub fn finish(mut self) -> Finished {
+        self.note_truncation();
         if let Some(d) = self.document_error() {
             self.errors.push(d);
         }

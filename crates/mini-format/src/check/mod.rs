@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-pub use engine::{document_errors, Checked, Engine, Finished};
+pub use engine::{document_errors, Checked, Engine, Finished, TRUNCATION_NOTE};
 pub use header::check_header;
 pub(crate) use record::check_arity;
 pub use record::{check_record, check_record_into, RecordOutcome};

@@ -280,12 +280,20 @@ pub fn check_record_into<'a>(
             .iter()
             .any(|e| e.kind == syntax::SyntaxErrorKind::DanglingBackslash);
         let more = scratch.syntax.len() - 1;
-        let mut d = syntax_diag(ln, None, e);
+        // the field the (first) bad escape is in: the last one starting at
+        // or before it
+        let field = scratch
+            .fields
+            .iter()
+            .rposition(|f| f.offset <= e.offset)
+            .and_then(|i| contract.fields().get(i))
+            .map(|f| f.name.as_str());
+        let mut d = syntax_diag(ln, field, e);
         if more > 0 {
             d = Diagnostic::new(
                 Code::E09,
                 ln,
-                None,
+                field.map(str::to_string),
                 format!("{e} (and {more} more escape error(s))"),
             );
         }
@@ -297,11 +305,15 @@ pub fn check_record_into<'a>(
     let nf = scratch.fields.len();
     if nf < core {
         scratch.pools.cut = true;
+        let missing: Vec<&str> = fields[nf..core].iter().map(|f| f.name.as_str()).collect();
         diags.push(Diagnostic::new(
             Code::E05,
             ln,
             None,
-            format!("record has {nf} fields, core requires {core}"),
+            format!(
+                "record has {nf} fields, core requires {core}: missing {}",
+                missing.join(", ")
+            ),
         ));
         return false;
     }
@@ -311,8 +323,15 @@ pub fn check_record_into<'a>(
             ln,
             None,
             format!(
-                "record has {nf} fields, contract allows at most {} (header v={} does not declare a later version)",
+                "record has {nf} fields, contract allows at most {} (the last is '{}'): extra {} \
+                 (header v={} does not declare a later version; remove them or escape a literal | as \\|)",
                 fields.len(),
+                fields.last().map_or("", |f| f.name.as_str()),
+                scratch.fields[fields.len()..]
+                    .iter()
+                    .map(|f| format!("'{}'", scalar::shorten(&f.text(sep))))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 header.version
             ),
         ));

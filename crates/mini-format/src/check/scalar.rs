@@ -61,7 +61,7 @@ impl Atom<'_> {
 /// A violation found while typing a value: the code and a message.
 pub type Violation = (Code, String);
 
-fn shorten(text: &str) -> String {
+pub(super) fn shorten(text: &str) -> String {
     const MAX: usize = 60;
     if text.chars().count() <= MAX {
         text.to_string()

@@ -48,7 +48,7 @@ impl<'a> Scratch<'a> {
     /// `str` field that is not `unique` is then not unescaped, since its
     /// text needs no typing, and its value holds the raw (escaped) text.
     /// Every check runs as with [`Scratch::new`]; only what
-    /// [`Scratch::values`] holds differs. Used by [`crate::validate`].
+    /// [`Scratch::values`] holds differs. Used by [`crate::check`].
     pub fn check_only() -> Self {
         Scratch {
             check_only: true,

@@ -21,7 +21,7 @@ use crate::contract::{Contract, Field, HeaderKey, Kind};
 use crate::error::{Code, Diagnostic, Error, Result};
 use crate::read::{Limits, SliceLines, StrLines};
 use crate::syntax::Line;
-use crate::typed::Mini;
+use crate::typed::MiniDocument;
 
 mod atom;
 mod header;
@@ -58,7 +58,7 @@ use value::ValueDe;
 /// ```
 pub fn from_str<'de, T>(s: &'de str) -> Result<T>
 where
-    T: de::Deserialize<'de> + Mini,
+    T: de::Deserialize<'de> + MiniDocument,
 {
     from_str_with_limits(s, Limits::default())
 }
@@ -67,7 +67,7 @@ where
 /// (an error gives the line and the byte offset within it).
 pub fn from_slice<'de, T>(bytes: &'de [u8]) -> Result<T>
 where
-    T: de::Deserialize<'de> + Mini,
+    T: de::Deserialize<'de> + MiniDocument,
 {
     let contract = T::cached_contract()?;
     let mut de = Deserializer::from_source(
@@ -86,7 +86,7 @@ where
 pub fn from_reader<R, T>(reader: R) -> Result<T>
 where
     R: std::io::Read,
-    T: de::DeserializeOwned + Mini,
+    T: de::DeserializeOwned + MiniDocument,
 {
     from_reader_with_limits(reader, Limits::default())
 }
@@ -95,7 +95,7 @@ where
 pub fn from_reader_with_limits<R, T>(reader: R, limits: Limits) -> Result<T>
 where
     R: std::io::Read,
-    T: de::DeserializeOwned + Mini,
+    T: de::DeserializeOwned + MiniDocument,
 {
     use std::io::Read as _;
     let cap = limits.max_input_bytes.saturating_add(1);
@@ -110,7 +110,7 @@ where
 /// [`from_str`] under given [`Limits`].
 pub fn from_str_with_limits<'de, T>(s: &'de str, limits: Limits) -> Result<T>
 where
-    T: de::Deserialize<'de> + Mini,
+    T: de::Deserialize<'de> + MiniDocument,
 {
     let contract = T::cached_contract()?;
     let mut de = Deserializer::with_limits(s, &contract, limits);
@@ -235,8 +235,7 @@ impl<'de, 'c> Deserializer<'de, 'c> {
                 if let Some(e) = self.read_error.take() {
                     return Err(e);
                 }
-                let mut errors = self.engine.take_errors();
-                errors.extend(self.engine.document_error());
+                let errors = self.engine.end_errors();
                 if errors.is_empty() {
                     Ok(v)
                 } else {

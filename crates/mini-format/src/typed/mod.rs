@@ -105,6 +105,13 @@ pub struct FieldAttrs {
 /// run time, use [`from_str_with_contract`](crate::from_str_with_contract), which takes any
 /// serde type. `#[derive(mini::Mini)]` implements this trait; there is
 /// nothing to implement by hand.
+///
+/// ```compile_fail
+/// #[derive(serde::Deserialize, mini::Mini)]
+/// struct Row { id: String }
+/// // a record type, not a document: E0277 "`Row` is not a .mini document type"
+/// let _ = mini::from_str::<Row>("r|n=1\na");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a .mini document type",
     label = "not a struct with #[mini(prefix = \"…\")]",

@@ -514,7 +514,7 @@ fn in_parser_order(enc: Vec<Diagnostic>, text: &str, contract: &Contract) -> Vec
     let refused: std::collections::HashSet<(usize, Option<usize>)> =
         enc.iter().map(|d| (d.line(), index(d))).collect();
     let lines: std::collections::HashSet<usize> = enc.iter().map(Diagnostic::line).collect();
-    let kept = crate::value::validate(text, contract)
+    let kept = crate::value::diagnostics(text, contract)
         .into_iter()
         .filter(|d| d.line() > 0 && !refused.contains(&(d.line(), None)))
         .filter(|d| match index(d) {
@@ -636,7 +636,7 @@ pub fn dumps(obj: &Value, contract: &Contract) -> Result<String> {
     if !enc.errors.is_empty() {
         return Err(Error::invalid(in_parser_order(enc.errors, &out, contract)));
     }
-    let errors = crate::value::validate(&out, contract);
+    let errors = crate::value::diagnostics(&out, contract);
     if !errors.is_empty() {
         return Err(Error::invalid(errors));
     }

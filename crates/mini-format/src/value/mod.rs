@@ -358,6 +358,45 @@ pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
     parse_with_limits(text, contract, &Limits::default())
 }
 
+/// Checks `text` under `contract` without building any value: `Ok(())`
+/// when the document is valid, otherwise an [`Error`] listing every error
+/// [`parse`] would report (same engine, same codes, lines, fields and
+/// messages, E04 included) in [`Error::diagnostics`]. The `Result` form of
+/// validation, as [`parse`] and [`crate::from_str`] (ADR 0021).
+///
+/// This is the fast check: the canonical objects are never built, the
+/// buffers are reused from one record to the next, text without escapes is
+/// never copied, and a `str` field that is not `unique` is not even
+/// unescaped.
+///
+/// ```
+/// let contract = mini::Contract::from_json(
+///     r#"{"prefix": "t", "core": [{"name": "n", "type": "int", "min": 1}]}"#).unwrap();
+/// assert!(mini::check("t|n=2\n1\n2", &contract).is_ok());
+/// let err = mini::check("t|n=2\n1\n0", &contract).unwrap_err();
+/// let d = &err.diagnostics()[0];
+/// assert_eq!((d.code(), d.line(), d.field()), (mini::Code::E13, 3, Some("n")));
+/// ```
+pub fn check(text: &str, contract: &Contract) -> Result<()> {
+    let errors = diagnostics(text, contract);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::invalid(errors))
+    }
+}
+
+/// Every error of `text` under `contract`, empty when it is valid: the
+/// engine under [`check`], for the crate's own checks of what it writes.
+pub(crate) fn diagnostics(text: &str, contract: &Contract) -> Vec<Diagnostic> {
+    let mut engine = Engine::new(contract);
+    let mut scratch = Scratch::check_only();
+    for line in crate::read::lines(text) {
+        engine.check_line(line, &mut scratch);
+    }
+    engine.finish().errors
+}
+
 /// Validates `text` under `contract` without building any value: every
 /// error [`parse`] would report (same engine — `check_header` and
 /// `check_record` — same codes, lines and fields, E04 included), and
@@ -370,19 +409,19 @@ pub fn parse(text: &str, contract: &Contract) -> Result<Document> {
 /// [`Scratch::check_only`]). [`dumps`] verifies its output with it.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// let contract = mini::Contract::from_json(
 ///     r#"{"prefix": "t", "core": [{"name": "n", "type": "int", "min": 1}]}"#).unwrap();
 /// assert!(mini::validate("t|n=2\n1\n2", &contract).is_empty());
 /// let errors = mini::validate("t|n=2\n1\n0", &contract);
 /// assert_eq!((errors[0].code(), errors[0].line()), (mini::Code::E13, 3));
 /// ```
+#[deprecated(
+    since = "0.1.1",
+    note = "use `mini::check`, which returns a `Result` like `parse` (ADR 0021)"
+)]
 pub fn validate(text: &str, contract: &Contract) -> Vec<Diagnostic> {
-    let mut engine = Engine::new(contract);
-    let mut scratch = Scratch::check_only();
-    for line in crate::read::lines(text) {
-        engine.check_line(line, &mut scratch);
-    }
-    engine.finish().errors
+    diagnostics(text, contract)
 }
 
 /// The prefix named by the first significant line of `text`, if any.

@@ -16,7 +16,7 @@
 //! `check_arity` on every list against the encoded header's facts, the
 //! marker rule, `Uniques` for unique scalars, and `check_header` on the
 //! header line. When those checks cannot all run ([`record_checks`]), the
-//! caller checks the text with [`crate::validate`], like `dumps`' own.
+//! caller checks the text with [`crate::check`], like `dumps`' own.
 
 use std::fmt::Write as _;
 
