@@ -203,7 +203,7 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// A resource limit that input exceeded (see [`crate::ParseOptions`]).
+/// A resource limit that input exceeded (see [`crate::Limits`]).
 ///
 /// Limits are not SPEC error codes: SPEC 1.1 defines none for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -76,10 +76,7 @@ pub use value::{parse_lenient_with, parse_with, Diagnostics, ParseOptions};
 #[doc = include_str!("derive.md")]
 pub mod derive {}
 
-/// Whether this build holds ints beyond `i64`/`u64` exactly: true with the
-/// `arbitrary_precision` feature; without it such an int is E06 with a
-/// message that names the feature (ADR 0019).
-pub const ARBITRARY_PRECISION: bool = cfg!(feature = "arbitrary_precision");
+pub use number::ARBITRARY_PRECISION;
 
 /// Items shared with the derive's expansion and the sibling crates of this
 /// workspace (`mini-format-tools`, `mini-format-fuzzing`), which pin this

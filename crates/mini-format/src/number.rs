@@ -63,6 +63,11 @@ pub fn is_decimal(s: &str) -> bool {
     }
 }
 
+/// Whether this build holds ints beyond `i64`/`u64` exactly: true with the
+/// `arbitrary_precision` feature; without it such an int is E06 with a
+/// message that names the feature (ADR 0019).
+pub const ARBITRARY_PRECISION: bool = cfg!(feature = "arbitrary_precision");
+
 /// Whether canonical int text is held exactly by this build: always with
 /// the `arbitrary_precision` feature; otherwise when it fits `i64` or `u64`
 /// (ADR 0019: no int is silently rounded).

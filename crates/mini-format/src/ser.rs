@@ -60,7 +60,7 @@ pub fn to_string_with_contract<T: Serialize + ?Sized>(
         }
     }
     let json = serde_json::to_value(value)?;
-    crate::dumps(&json, contract)
+    crate::value::dumps(&json, contract)
 }
 
 /// The old name of [`to_string_with_contract`].
@@ -76,7 +76,7 @@ pub fn to_string_with<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> 
 mod tests {
     use serde_json::json;
 
-    use crate::Contract;
+    use crate::contract::Contract;
 
     fn contract() -> Contract {
         Contract::from_json(
@@ -125,7 +125,7 @@ mod tests {
         picked: Option<Vec<u8>>,
         x: f64,
         n: i64,
-        d: Option<crate::Decimal>,
+        d: Option<crate::typed::Decimal>,
         ok: bool,
         tags: Option<Vec<String>>,
         pt: Pt,
@@ -206,7 +206,7 @@ mod tests {
                 ],
             };
             let direct = super::direct::encode(&doc, &c).expect("written directly");
-            let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
+            let dumps = crate::value::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
             assert!(direct.verified, "checked value by value");
             assert_eq!(direct.text, dumps, "{x}");
             assert_eq!(super::to_string_with_contract(&doc, &c).unwrap(), dumps);
@@ -248,7 +248,7 @@ mod tests {
                     },
                 ],
             };
-            let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c);
+            let dumps = crate::value::dumps(&serde_json::to_value(&doc).unwrap(), &c);
             let got = super::to_string_with_contract(&doc, &c);
             assert_eq!(
                 got.as_ref().map_err(ToString::to_string),
@@ -294,7 +294,7 @@ mod tests {
         cases.push(json!({"prefix": "other", "header": {"k": 3}, "items": [base.clone()]}));
         cases.push(json!({"header": {"k": 3}, "items": [base.clone(), base.clone()]}));
         for obj in cases {
-            let want = crate::dumps(&obj, &c).map_err(|e| e.to_string());
+            let want = crate::value::dumps(&obj, &c).map_err(|e| e.to_string());
             let got = super::to_string_with_contract(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(got, want, "{obj}");
         }
@@ -345,7 +345,7 @@ mod tests {
             ),
         ];
         for (obj, valid) in cases {
-            let want = crate::dumps(&obj, &c).map_err(|e| e.to_string());
+            let want = crate::value::dumps(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(want.is_ok(), valid, "{obj}");
             let got = super::to_string_with_contract(&obj, &c).map_err(|e| e.to_string());
             assert_eq!(got, want, "{obj}");
@@ -356,7 +356,7 @@ mod tests {
             let direct = super::direct::encode(&obj, &c);
             assert_eq!(
                 direct.as_ref().map(|d| d.verified),
-                (valid && !crate::ARBITRARY_PRECISION).then_some(true),
+                (valid && !crate::number::ARBITRARY_PRECISION).then_some(true),
                 "{obj}"
             );
         }
@@ -372,14 +372,14 @@ mod tests {
             header: json!({"k": 2}),
         };
         let direct = super::direct::encode(&late, &c);
-        if crate::ARBITRARY_PRECISION {
+        if crate::number::ARBITRARY_PRECISION {
             assert!(direct.is_none(), "numbers are serde_json's private struct");
         } else {
             assert!(!direct.expect("written directly").verified);
         }
         assert_eq!(
             super::to_string_with_contract(&late, &c).unwrap(),
-            crate::dumps(&serde_json::to_value(&late).unwrap(), &c).unwrap()
+            crate::value::dumps(&serde_json::to_value(&late).unwrap(), &c).unwrap()
         );
         let bad = Late {
             records: vec![rec(1, "lo", None, &[1, 2, 3])],
@@ -400,7 +400,7 @@ mod tests {
         struct R {
             x: f32,
         }
-        let c = crate::Contract::from_json(
+        let c = crate::contract::Contract::from_json(
             r#"{"prefix": "f", "records_key": "records", "core": [{"name": "x", "type": "float"}]}"#,
         )
         .unwrap();
@@ -418,17 +418,17 @@ mod tests {
     /// `Value` and the writer of a Rust `f64` pick the same one.
     #[test]
     fn float_tie_is_written_alike_by_dumps_and_the_writer() {
-        let c = crate::Contract::from_json(
+        let c = crate::contract::Contract::from_json(
             r#"{"prefix": "f", "records_key": "records", "core": [{"name": "x", "type": "float"}]}"#,
         )
         .unwrap();
         let x = -5151800629717641.0_f64 / 4.0; // exactly -1287950157429410.25
         let v = serde_json::json!({"records": [{"x": x}]});
-        let dumps = crate::dumps(&v, &c).unwrap();
+        let dumps = crate::value::dumps(&v, &c).unwrap();
         assert_eq!(super::to_string_with_contract(&v, &c).unwrap(), dumps);
         // (with `arbitrary_precision` a `Number` keeps the digits it was
         // made with, and those are what `dumps` writes)
-        if !crate::ARBITRARY_PRECISION {
+        if !crate::number::ARBITRARY_PRECISION {
             assert_eq!(dumps, format!("f|n=1\n{x}"));
         }
     }

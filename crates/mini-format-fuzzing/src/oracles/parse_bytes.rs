@@ -68,14 +68,17 @@ pub fn parse_bytes(data: &[u8]) {
                 Ok(_) => fail("mini::from_utf8 accepted invalid UTF-8"),
                 Err(m) if !m.is_utf8() => fail(format!("not a UTF-8 error: {m}")),
                 Err(m) => {
-                    let line = data[..e.valid_up_to()]
+                    // the line of the first invalid byte, and its offset
+                    // counted from the start of that line
+                    let before = &data[..e.valid_up_to()];
+                    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+                    let start = before
                         .iter()
-                        .filter(|&&b| b == b'\n')
-                        .count()
-                        + 1;
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |p| p + 1);
                     let want = format!(
                         "invalid UTF-8 at line {line}, byte offset {}",
-                        e.valid_up_to()
+                        e.valid_up_to() - start
                     );
                     if m.to_string() != want {
                         fail(format!("UTF-8 error '{m}', expected '{want}'"));

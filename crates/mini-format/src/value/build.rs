@@ -267,7 +267,7 @@ mod tests {
             };
             // without `arbitrary_precision`, a float is the correctly
             // rounded f64 (serde_json's default reader may be an ulp off)
-            if !crate::ARBITRARY_PRECISION && want.is_f64() {
+            if !crate::number::ARBITRARY_PRECISION && want.is_f64() {
                 want = Value::from(t.parse::<f64>().unwrap());
             }
             assert_eq!(number_value(t), want, "{t}");

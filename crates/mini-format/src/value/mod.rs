@@ -435,12 +435,15 @@ pub fn detect_prefix(text: &str) -> Option<String> {
 }
 
 /// Checks that `bytes` are UTF-8; on failure the error gives the 1-based
-/// line and the byte offset of the first invalid sequence.
+/// line of the first invalid sequence and its byte offset within that line,
+/// as every reader counts it (ADR 0019).
 pub fn from_utf8(bytes: &[u8]) -> Result<&str> {
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        Error::utf8(line, at)
+        let before = &bytes[..at];
+        let line = memchr::memchr_iter(b'\n', before).count() + 1;
+        let start = memchr::memrchr(b'\n', before).map_or(0, |p| p + 1);
+        Error::utf8(line, at - start)
     })
 }
 
