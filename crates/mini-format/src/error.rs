@@ -244,6 +244,11 @@ enum ErrorKind {
     Json(#[from] serde_json::Error),
     #[error("{0}")]
     Message(String),
+    /// A record line broke a rule while serde was reading it: the
+    /// deserializer re-checks the line with the engine, which gives the
+    /// diagnostics (never seen by users).
+    #[error("the record line breaks a rule of the contract")]
+    Stopped,
 }
 
 fn render_invalid(diags: &[Diagnostic]) -> String {
@@ -271,6 +276,16 @@ impl Error {
     /// A free-form error (used by serde's `custom`).
     pub fn message(msg: impl Into<String>) -> Self {
         Error(Box::new(ErrorKind::Message(msg.into())))
+    }
+
+    /// See `ErrorKind::Stopped`.
+    pub(crate) fn stopped() -> Self {
+        Error(Box::new(ErrorKind::Stopped))
+    }
+
+    /// Whether this is the deserializer's internal [`Error::stopped`].
+    pub(crate) fn is_stopped(&self) -> bool {
+        matches!(&*self.0, ErrorKind::Stopped)
     }
 
     pub(crate) fn utf8(line: usize, offset: usize) -> Self {

@@ -179,6 +179,106 @@ fn cmp_scaled(a: (i64, i64), b: (i64, i64)) -> Option<Ordering> {
     Some(scale(a)?.cmp(&scale(b)?))
 }
 
+/// The value of an int written in canonical form (no leading zero, no
+/// `-0`) with at most 18 digits: every such int is an `i64`. `None` for any
+/// other text (the caller takes the general path).
+#[inline]
+pub fn small_canonical_int(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let digits = &b[usize::from(neg)..];
+    if digits.is_empty() || digits.len() > 18 || (digits[0] == b'0' && (digits.len() > 1 || neg)) {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in digits {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + i64::from(d);
+    }
+    Some(if neg { -v } else { v })
+}
+
+/// The double of a float written in plain form (`-?DIGITS(.DIGITS)?`, no
+/// exponent) with at most 15 digits in all, correctly rounded: the digits
+/// are an exact integer below 2^53 and the power of ten (at most 10^15) is
+/// exact, so one IEEE division rounds correctly (Clinger's fast path).
+/// A zero is `0.0`, whatever its sign (see [`float_value`]). `None` for
+/// any other text (the caller parses it in full).
+#[inline]
+pub fn fast_plain_float(s: &str) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let b = s.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let body = &b[usize::from(neg)..];
+    if body.is_empty() || body.len() > 16 {
+        return None;
+    }
+    let (mut m, mut digits, mut point) = (0u64, 0usize, None);
+    for (k, &c) in body.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(c - b'0');
+                digits += 1;
+            }
+            // a point needs a digit on each side
+            b'.' if point.is_none() && k > 0 && k + 1 < body.len() => point = Some(k),
+            _ => return None,
+        }
+    }
+    if digits > 15 {
+        return None;
+    }
+    let frac = point.map_or(0, |p| body.len() - p - 1);
+    // m < 10^15 < 2^53: exact as a double
+    #[allow(clippy::cast_precision_loss)]
+    let v = m as f64 / POW10[frac];
+    // a zero has no sign (see [`float_value`])
+    Some(if neg && m != 0 { -v } else { v })
+}
+
+/// The double of a float written `s` (float syntax), as the canonical
+/// number has it: correctly rounded, and a zero written with a minus sign
+/// (`-0`, `-0.00`) is zero, since the canonical number of a zero has no
+/// sign ([`Dec`]). An underflow (`-1e-400`) keeps its sign, as the
+/// canonical number's double does. `None` when `s` does not parse.
+pub fn float_value(s: &str) -> Option<f64> {
+    if let Some(v) = fast_plain_float(s) {
+        return Some(v);
+    }
+    let v = s.parse::<f64>().ok()?;
+    if v == 0.0 && v.is_sign_negative() {
+        let mantissa = s.split(['e', 'E']).next().unwrap_or(s);
+        if mantissa.bytes().all(|b| matches!(b, b'0' | b'-' | b'.')) {
+            return Some(0.0);
+        }
+    }
+    Some(v)
+}
+
+/// Compares `v` with `d` exactly when `d` is small (its digits fit an
+/// `i64` and its exponent is within ±18); `None` otherwise.
+#[inline]
+pub fn cmp_small_int(v: i64, d: &Dec) -> Option<Ordering> {
+    cmp_scaled((v, 0), d.small_parts()?)
+}
+
+/// Compares `v` (the correctly rounded double of the number written
+/// `text`) with the bound `d`, exactly: a strict answer from the doubles is
+/// exact, since rounding to nearest is monotonic (`round(x) < round(d)`
+/// implies `x < d`); a tie of the doubles is decided on the text.
+#[inline]
+pub fn cmp_float(v: f64, text: &str, d: &Dec) -> Option<Ordering> {
+    match v.partial_cmp(&d.as_f64()) {
+        Some(Ordering::Equal) | None => cmp_text(text, d),
+        o => o,
+    }
+}
+
 /// Compares the number written `s` (int, float or decimal syntax) with `d`
 /// exactly, without allocating: the same answer as
 /// `Dec::parse(s).map(|v| v.cmp(d))` (`None` when that parse fails).
@@ -285,6 +385,8 @@ pub struct Dec {
     /// [`Dec::small_parts`], computed once: a range bound is compared with
     /// every value of its field.
     small: Option<(i64, i64)>,
+    /// The correctly rounded double, as bits (for [`cmp_float`]).
+    f64_bits: u64,
 }
 
 impl Dec {
@@ -327,12 +429,32 @@ impl Dec {
             let m = digits.iter().fold(0i64, |m, &d| m * 10 + i64::from(d));
             (if neg { -m } else { m }, exp)
         });
+        let f64_bits = {
+            let mut t = String::with_capacity(digits.len() + 8);
+            if neg {
+                t.push('-');
+            }
+            if digits.is_empty() {
+                t.push('0');
+            }
+            t.extend(digits.iter().map(|&d| char::from(b'0' + d)));
+            t.push('e');
+            t.push_str(&exp.to_string());
+            t.parse::<f64>().map_or(0, f64::to_bits)
+        };
         Dec {
             neg,
             digits,
             exp,
             small,
+            f64_bits,
         }
+    }
+
+    /// The correctly rounded double of the value (±infinity beyond the
+    /// doubles).
+    pub fn as_f64(&self) -> f64 {
+        f64::from_bits(self.f64_bits)
     }
 
     /// `(m, e)` with value `m × 10^e` when the value has at most 18
@@ -504,6 +626,66 @@ pub fn is_date(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast path gives std's correctly rounded double, or declines.
+    #[test]
+    fn fast_plain_float_is_std_or_nothing() {
+        let mut rng = crate::test_rng(0x5eed_f10a_7000_0001);
+        let alphabet = b"0123456789.-e";
+        let mut decided = 0;
+        for _ in 0..200_000 {
+            let state = rng();
+            let len = 1 + (state % 18) as usize;
+            let text: String = (0..len)
+                .map(|k| {
+                    let r = (state >> (k * 3 % 61)) as usize + k * 5;
+                    char::from(
+                        alphabet[r % if k == 0 {
+                            11
+                        } else {
+                            10 + usize::from(r % 7 == 0)
+                        }],
+                    )
+                })
+                .collect();
+            if let Some(v) = fast_plain_float(&text) {
+                decided += 1;
+                assert!(float_form(&text) == Some(false), "{text}");
+                let std = text.parse::<f64>().unwrap();
+                // a zero has no sign
+                let want = if std == 0.0 { 0.0 } else { std };
+                assert_eq!(v.to_bits(), want.to_bits(), "{text}");
+            }
+        }
+        assert!(decided > 50_000, "the fast path decided only {decided}");
+        assert_eq!(fast_plain_float("-0.0").map(f64::to_bits), Some(0));
+        assert_eq!(float_value("-0e5").map(f64::to_bits), Some(0));
+        assert!(float_value("-1e-400").is_some_and(|v| v == 0.0 && v.is_sign_negative()));
+        for t in [
+            "0.1",
+            "123456789012345",
+            "0.00000000000001",
+            "9.99999999999999",
+        ] {
+            assert_eq!(
+                fast_plain_float(t).map(f64::to_bits),
+                Some(t.parse::<f64>().unwrap().to_bits())
+            );
+        }
+        for t in [
+            "1.",
+            ".5",
+            "1e5",
+            "1234567890123456",
+            "--1",
+            "",
+            "-",
+            "1.2.3",
+            "+1",
+        ] {
+            assert_eq!(fast_plain_float(t), None, "{t}");
+        }
+    }
 
     #[test]
     fn lexical_forms() {

@@ -366,12 +366,13 @@ fn rust_integer_range_is_e13_with_the_serde_path() {
     assert_eq!(err.diagnostics()[0].code(), mini::Code::E13);
 }
 
-/// When serde fails on a record, the typed decoder reports the errors of
-/// the lines before it, then serde's, and nothing from the lines after it
-/// (which it has not read). A decoder that checked records ahead (ADR 0018
-/// tried batches of 32) must keep this.
+/// Strict decoding reports every error of the document: serde reads
+/// records until the first line that breaks a rule (or whose value the Rust
+/// type refuses); from there the engine checks every line left, as
+/// `mini::parse` does (ADR 0023). A Rust type error on a line after the
+/// first broken one is not seen (serde has stopped reading).
 #[test]
-fn errors_are_reported_up_to_the_record_serde_failed_on() {
+fn every_error_of_the_document_is_reported_after_the_first() {
     #[derive(Debug, Deserialize)]
     struct Row {
         #[allow(dead_code)]
@@ -406,7 +407,17 @@ fn errors_are_reported_up_to_the_record_serde_failed_on() {
         .iter()
         .map(|d| (d.code(), d.line()))
         .collect();
-    assert_eq!(got, [(mini::Code::E06, 41), (mini::Code::E13, 71)], "{err}");
+    assert_eq!(got, [(mini::Code::E06, 41), (mini::Code::E06, 76)], "{err}");
+
+    // serde's refusal first, then the contract errors after it
+    let later = text.replace("x41|1", "41|1");
+    let err = mini::from_str_with_contract::<Doc>(&later, &c).unwrap_err();
+    let got: Vec<(mini::Code, usize)> = err
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code(), d.line()))
+        .collect();
+    assert_eq!(got, [(mini::Code::E13, 71), (mini::Code::E06, 76)], "{err}");
 
     // without a serde failure, every line is checked and reported
     let text = text.replace("71|300", "71|3");

@@ -122,6 +122,25 @@ impl<'c> Engine<'c> {
         }
     }
 
+    /// Records a valid record line read by a consumer that typed it itself
+    /// with the engine's rule functions (the single-pass deserializer),
+    /// claiming its unique keys (`(field index, key)`); false, recording
+    /// nothing, when a key is already held: the caller then passes the
+    /// line to [`Engine::check_line`], which reports the clash.
+    pub fn accept_record<'k>(
+        &mut self,
+        unique_keys: impl Iterator<Item = (usize, &'k str)> + Clone,
+    ) -> bool {
+        if !self.uniques.claim_all(unique_keys) {
+            return false;
+        }
+        self.record_lines += 1;
+        self.valid_records += 1;
+        self.last_line_cut = false;
+        self.last_short = None;
+        true
+    }
+
     /// Errors found so far.
     pub fn errors(&self) -> &[Diagnostic] {
         &self.errors

@@ -19,11 +19,12 @@ use serde_json::Value;
 
 pub use engine::{document_errors, Checked, Engine, Finished, TRUNCATION_NOTE};
 pub use header::check_header;
-pub(crate) use record::check_arity;
+pub(crate) use record::{check_arity, check_field, check_marker};
 pub use record::{check_record, check_record_into, RecordOutcome};
-pub use scalar::{bound_text, check_atom, Atom, Violation};
+pub use scalar::{bound_text, check_atom, check_float, Atom, Violation};
 use scratch::Pools;
 pub use scratch::Scratch;
+pub(crate) use unique::unique_key;
 pub use unique::Uniques;
 
 use crate::contract::{Arity, Contract, Kind, MarkerRule, Scalar, ScalarType};

@@ -70,7 +70,7 @@ pub(crate) fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Resul
     Ok(())
 }
 
-pub(super) fn check_marker(rule: MarkerRule, marked: &[usize]) -> Result<Selection, Violation> {
+pub(crate) fn check_marker(rule: MarkerRule, marked: &[usize]) -> Result<Selection, Violation> {
     let n = marked.len();
     if !rule.allows(n) {
         let msg = match rule {
@@ -397,4 +397,24 @@ pub fn check_record_into<'a>(
         return false;
     }
     true
+}
+
+/// Checks one field of a record line alone, with the same rules as
+/// [`check_record_into`] (the single-pass deserializer's check-only pass
+/// over the fields serde did not ask for, and the unique key of a list or
+/// tuple field): the value, or `None` when the field breaks a rule.
+pub(crate) fn check_field<'a>(
+    raw: &RawField<'a>,
+    field: &crate::contract::Field,
+    contract: &Contract,
+    header: &HeaderInfo,
+    scratch: &mut Scratch<'a>,
+) -> Option<FieldValue<'a>> {
+    let place = Place {
+        sep: contract.separator(),
+        header,
+        in_header: false,
+        decode_str: true,
+    };
+    check_kind(raw, &field.kind, field.optional, &place, &mut scratch.pools).ok()
 }

@@ -109,6 +109,14 @@ pub fn check_atom<'a>(
             }
         }
         ScalarType::Int => {
+            // fast path: a canonical int of up to 18 digits is its own
+            // canonical text and an i64 (held exactly by every build)
+            if let Some(v) = number::small_canonical_int(&text) {
+                if ranged {
+                    check_int_range(v, &text, spec)?;
+                }
+                return Ok(Atom::Int(text));
+            }
             if !number::is_int(&text) {
                 return Err((Code::E06, format!("expected int, got '{}'", shorten(&text))));
             }
@@ -175,6 +183,65 @@ pub fn check_atom<'a>(
         check_range(&atom, spec)?;
     }
     Ok(atom)
+}
+
+/// The bounds of an int already read as `v` (written `text`).
+fn check_int_range(v: i64, text: &str, spec: &Scalar) -> Result<(), Violation> {
+    let cmp = |b: &Bound| match b {
+        Bound::Number(m) => number::cmp_small_int(v, m).or_else(|| number::cmp_text(text, m)),
+        Bound::Date(_) => None,
+    };
+    let below = spec
+        .min
+        .as_ref()
+        .is_some_and(|m| cmp(m) == Some(std::cmp::Ordering::Less));
+    let above = spec
+        .max
+        .as_ref()
+        .is_some_and(|m| cmp(m) == Some(std::cmp::Ordering::Greater));
+    if below || above {
+        // the message (and the exact verdict) of the general rule
+        check_range(&Atom::Int(Cow::Borrowed(text)), spec)?;
+    }
+    Ok(())
+}
+
+/// Types a float field, component or element and gives its value: the
+/// rules of [`check_atom`]'s float branch (syntax, exponent, finiteness
+/// and, when `ranged`, the bounds), for the single-pass deserializer, which
+/// hands serde the double without reading the text again. A short float
+/// without exponent is parsed once and compared with its bounds as doubles
+/// ([`number::cmp_float`], exact); any other goes through [`check_atom`].
+pub fn check_float(text: Cow<'_, str>, spec: &Scalar, ranged: bool) -> Result<f64, Violation> {
+    let fast = number::fast_plain_float(&text);
+    if fast.is_some() || (text.len() <= 300 && number::float_form(&text) == Some(false)) {
+        // plain float syntax always parses, and is finite at this length
+        let v: f64 = fast
+            .or_else(|| number::float_value(&text))
+            .unwrap_or(f64::NAN);
+        if ranged {
+            let cmp = |b: &Bound| match b {
+                Bound::Number(m) => number::cmp_float(v, &text, m),
+                Bound::Date(_) => None,
+            };
+            let below = spec
+                .min
+                .as_ref()
+                .is_some_and(|m| cmp(m) == Some(std::cmp::Ordering::Less));
+            let above = spec
+                .max
+                .as_ref()
+                .is_some_and(|m| cmp(m) == Some(std::cmp::Ordering::Greater));
+            if below || above {
+                check_range(&Atom::Float(text), spec)?;
+            }
+        }
+        return Ok(v);
+    }
+    match check_atom(text, spec, ranged)? {
+        Atom::Float(t) => Ok(number::float_value(&t).unwrap_or(f64::NAN)),
+        _ => Err((Code::E06, "expected number".to_string())),
+    }
 }
 
 fn check_range(atom: &Atom<'_>, spec: &Scalar) -> Result<(), Violation> {

@@ -34,9 +34,28 @@ impl KeySet {
             .is_some()
     }
 
+    /// Claims `key` unless it is held (one hash): whether it was claimed.
+    pub(super) fn try_insert(&mut self, key: &str) -> bool {
+        let hash = self.hash(key);
+        let arena = &self.arena;
+        if self
+            .table
+            .find(hash, |&(at, len)| &arena[at..at + len] == key)
+            .is_some()
+        {
+            return false;
+        }
+        self.insert_hashed(hash, key);
+        true
+    }
+
     /// Claims `key` (the caller checked it is not there).
     pub(super) fn insert(&mut self, key: &str) {
         let hash = self.hash(key);
+        self.insert_hashed(hash, key);
+    }
+
+    fn insert_hashed(&mut self, hash: u64, key: &str) {
         let at = self.arena.len();
         self.arena.push_str(key);
         let (arena, hasher) = (&self.arena, &self.hasher);
@@ -87,6 +106,31 @@ impl Uniques {
         true
     }
 
+    /// Claims every key of one record (`(field index, key)`) when none is
+    /// held yet; false, claiming nothing, when one is (E11: the engine
+    /// then reports the clash).
+    pub(crate) fn claim_all<'k>(
+        &mut self,
+        keys: impl Iterator<Item = (usize, &'k str)> + Clone,
+    ) -> bool {
+        let mut it = keys.clone();
+        match (it.next(), it.next()) {
+            (None, _) => return true,
+            (Some((i, k)), None) => return self.seen.get_mut(i).is_some_and(|s| s.try_insert(k)),
+            _ => {}
+        }
+        let held = keys
+            .clone()
+            .any(|(i, k)| self.seen.get(i).is_none_or(|s| s.contains(k)));
+        if held {
+            return false;
+        }
+        for (i, k) in keys {
+            self.seen[i].insert(k);
+        }
+        true
+    }
+
     /// Makes room for the values of `records` records (capped, since the
     /// count comes from the input), so that the sets do not grow step by
     /// step. Only the sets of `unique` fields are touched.
@@ -104,7 +148,7 @@ impl Uniques {
     }
 }
 
-pub(super) fn unique_key(v: &FieldValue<'_>, out: &mut String) -> bool {
+pub(crate) fn unique_key(v: &FieldValue<'_>, out: &mut String) -> bool {
     out.clear();
     match v {
         FieldValue::Default => return false,

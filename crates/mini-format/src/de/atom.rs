@@ -65,7 +65,7 @@ impl<'de> de::Deserializer<'de> for AtomDe<'de, '_> {
                 visitor.visit_string(s)
             }
             Atom::Bool(b) => visitor.visit_bool(b),
-            Atom::Float(ref t) => match t.parse::<f64>() {
+            Atom::Float(ref t) => match crate::number::float_value(t).ok_or(()) {
                 Ok(f) => visitor.visit_f64(f),
                 Err(_) => Err(self.out_of_range(t, "f64")),
             },
@@ -104,7 +104,7 @@ impl<'de> de::Deserializer<'de> for AtomDe<'de, '_> {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.atom {
-            Atom::Float(t) | Atom::Int(t) => match t.parse::<f64>() {
+            Atom::Float(t) | Atom::Int(t) => match crate::number::float_value(t).ok_or(()) {
                 Ok(f) if f.is_finite() => visitor.visit_f64(f),
                 _ => Err(self.out_of_range(t, "f64")),
             },

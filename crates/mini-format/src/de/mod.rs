@@ -15,8 +15,8 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, V
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
+use crate::check::Engine;
 use crate::check::{Atom, FieldValue, HeaderInfo, HeaderValue, Scratch, Selection};
-use crate::check::{Checked, Engine};
 use crate::contract::{Contract, Field, HeaderKey, Kind};
 use crate::error::{Code, Diagnostic, Error, Result};
 use crate::read::{Limits, SliceLines, StrLines};
@@ -24,14 +24,16 @@ use crate::syntax::Line;
 use crate::typed::MiniDocument;
 
 mod atom;
+mod cursor;
 mod header;
 mod record;
 mod value;
 
 use atom::{AtomDe, SelectionDe};
+use cursor::{Cursor, LineDe, RecordsDe};
 use header::{header_items, HeaderDe};
 pub(crate) use record::RecordDe;
-use record::{Ctx, FieldDe, Part, RecordsDe};
+use record::{Ctx, FieldDe, Part};
 use value::ValueDe;
 
 /// Deserializes a document type (one deriving `Mini` with
@@ -166,7 +168,14 @@ pub struct Deserializer<'de, 'c> {
     /// The engine's line-by-line state (header, unique values, counts,
     /// errors), shared with `mini::parse` and the streaming reader.
     engine: Engine<'c>,
+    /// The engine's buffers, for the lines it checks itself (the header,
+    /// and every line from the first that breaks a rule).
     scratch: Scratch<'de>,
+    /// The single-pass reader's buffers.
+    cursor: Cursor<'de>,
+    /// Set once a record line broke a rule or serde refused a value: no
+    /// more values are read, the engine checks the rest.
+    stopped: bool,
 }
 
 impl<'de, 'c> Deserializer<'de, 'c> {
@@ -187,7 +196,9 @@ impl<'de, 'c> Deserializer<'de, 'c> {
             lines,
             read_error: None,
             engine: Engine::new(contract),
-            scratch: Scratch::new(),
+            scratch: Scratch::check_only(),
+            cursor: Cursor::default(),
+            stopped: false,
         };
         if let Some(line) = de.next_line() {
             de.engine.check_line(line, &mut de.scratch);
@@ -209,42 +220,101 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         }
     }
 
-    /// The next valid record: its line and index (its values are left in
-    /// the scratch). Invalid records are skipped, their errors kept.
-    fn next_record(&mut self) -> Option<(usize, usize)> {
-        if !self.engine.has_header() {
-            return None;
+    /// Reads the next record line with the single-pass reader (the
+    /// `cursor` module), handing it to `seed`. At the first line that
+    /// breaks a rule (or whose value serde refuses), the engine checks
+    /// that line for its diagnostics, and reading stops.
+    fn next_record<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.stopped {
+            return Ok(None);
         }
-        while let Some(line) = self.next_line() {
-            if let Checked::Valid = self.engine.check_line(line, &mut self.scratch) {
-                return Some((line.number, self.engine.record_lines() - 1));
+        let Some(line) = self.next_line() else {
+            return Ok(None);
+        };
+        let contract = self.contract;
+        let index = self.engine.record_lines();
+        let Some(header) = self.engine.header() else {
+            return Ok(None);
+        };
+        let result = if self.cursor.start(line.text, contract, header) {
+            let rec = cursor::Line {
+                contract,
+                header,
+                cur: &mut self.cursor,
+                line: line.number,
+                index,
+            };
+            seed.deserialize(LineDe(rec)).map_err(|e| {
+                locate(e, line.number, None, || {
+                    format!("{}[{index}]", contract.records_key())
+                })
+            })
+        } else {
+            Err(Error::stopped())
+        };
+        let result: Result<()> = match result {
+            Ok(v) => {
+                if self.cursor.finish(contract, header)
+                    && self.engine.accept_record(self.cursor.unique_keys())
+                {
+                    return Ok(Some(v));
+                }
+                Err(Error::stopped())
             }
+            Err(e) => Err(e),
+        };
+        // the engine reads the line again and reports what it breaks
+        self.stopped = true;
+        self.engine.check_line(line, &mut self.scratch);
+        match result {
+            Err(e) if !e.is_stopped() && !self.cursor.failed => Err(e),
+            _ => Err(Error::stopped()),
         }
-        None
     }
 
-    /// Finishes: drains the lines left, checks the count (E04), and returns
-    /// `value` only if the document had no error.
+    /// Finishes: the engine checks every line serde did not read, then the
+    /// count (E04); `value` is returned only if the document had no error.
+    /// An error serde raised on a valid value (a type the contract allows
+    /// but the Rust type does not) is reported among the document's
+    /// diagnostics, in line order.
     pub fn end<T>(mut self, value: Result<T>) -> Result<T> {
         if let Some(e) = self.read_error.take() {
             return Err(e);
         }
-        match value {
-            Ok(v) => {
-                while self.next_record().is_some() {}
-                if let Some(e) = self.read_error.take() {
-                    return Err(e);
-                }
-                let errors = self.engine.end_errors();
-                if errors.is_empty() {
-                    Ok(v)
-                } else {
-                    Err(Error::invalid(errors))
-                }
+        self.stopped = true;
+        if self.engine.has_header() {
+            while let Some(line) = self.next_line() {
+                self.engine.check_line(line, &mut self.scratch);
             }
-            Err(e) => Err(e.prepend(self.engine.take_errors())),
+        }
+        if let Some(e) = self.read_error.take() {
+            return Err(e);
+        }
+        let errors = self.engine.end_errors();
+        match value {
+            Ok(v) if errors.is_empty() => Ok(v),
+            Ok(_) => Err(Error::invalid(errors)),
+            Err(e) if e.is_stopped() => Err(Error::invalid(errors)),
+            Err(e) => Err(merge(errors, e)),
         }
     }
+}
+
+/// Adds an error serde raised to the engine's diagnostics: located ones go
+/// in line order (before the document-level ones, which have line 0);
+/// others follow them.
+fn merge(mut errors: Vec<Diagnostic>, e: Error) -> Error {
+    if e.diagnostics().is_empty() {
+        return e.prepend(errors);
+    }
+    for d in e.diagnostics() {
+        let at = errors
+            .iter()
+            .position(|x| x.line() == 0 || x.line() > d.line())
+            .unwrap_or(errors.len());
+        errors.insert(at, d.clone());
+    }
+    Error::invalid(errors)
 }
 
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {

@@ -1,56 +1,8 @@
-//! The records: a sequence of valid records, each a map of its canonical
-//! keys, each field through [`FieldDe`].
+//! A record already checked by the engine (its typed values in the
+//! engine's scratch), as a map of its canonical keys: the streaming typed
+//! reader's record, each field through [`FieldDe`].
 
 use super::*;
-
-pub(super) struct RecordsDe<'a, 'de, 'c> {
-    pub(super) de: &'a mut Deserializer<'de, 'c>,
-}
-
-impl<'de> de::Deserializer<'de> for RecordsDe<'_, 'de, '_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_seq(self)
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
-impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let Some((line, index)) = self.de.next_record() else {
-            return Ok(None);
-        };
-        let contract = self.de.contract;
-        let rec = RecordDe {
-            contract,
-            values: self.de.scratch.values_mut(),
-            line,
-            index,
-        };
-        seed.deserialize(rec).map(Some).map_err(|e| {
-            locate(e, line, None, || {
-                format!("{}[{index}]", contract.records_key())
-            })
-        })
-    }
-
-    /// The records still expected by the header's `n`, when it is known
-    /// (serde caps what it reserves from a hint, so a huge `n` is harmless).
-    fn size_hint(&self) -> Option<usize> {
-        let n = self.de.engine.header()?.n?;
-        usize::try_from(n)
-            .ok()
-            .map(|n| n.saturating_sub(self.de.engine.record_lines()))
-    }
-}
 
 /// One valid record, as a map of canonical keys. Its values are taken out
 /// of the slice they live in (the vectors stay there, to be reused).

@@ -196,7 +196,7 @@ fn push_field<'a>(
     let trimmed = trim_raw(&line[start..end]);
     out.push(RawField {
         raw: trimmed,
-        escaped: escaped && memchr::memchr(b'\\', trimmed.as_bytes()).is_some(),
+        escaped: escaped && find_backslash(trimmed.as_bytes()).is_some(),
         offset: offset_in(line, trimmed),
     });
 }
@@ -322,6 +322,19 @@ const MAYBE_SPACE: [bool; 256] = {
     t
 };
 
+/// The first backslash of `bytes`: values and elements are short, and a
+/// word-at-a-time search of a short text costs less than `memchr`'s
+/// setup; a long one goes to `memchr`.
+#[inline]
+fn find_backslash(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() <= 32 {
+        let at = super::scan::find_any(bytes, 0, [b'\\']);
+        (at < bytes.len()).then_some(at)
+    } else {
+        memchr::memchr(b'\\', bytes)
+    }
+}
+
 /// Resolves the escapes of raw text. Invalid escapes are kept literally (the
 /// lexer has already reported them); a dangling backslash is kept too.
 pub fn unescape(raw: &str, sep: char) -> String {
@@ -333,7 +346,7 @@ pub fn unescape(raw: &str, sep: char) -> String {
 /// [`unescape`] into an existing buffer (appends).
 pub fn unescape_into(raw: &str, sep: char, out: &mut String) {
     let mut rest = raw;
-    while let Some(pos) = memchr::memchr(b'\\', rest.as_bytes()) {
+    while let Some(pos) = find_backslash(rest.as_bytes()) {
         out.push_str(&rest[..pos]);
         let mut chars = rest[pos + 1..].chars();
         match chars.next() {
@@ -570,7 +583,7 @@ fn push_plain<'a>(part: &'a str, escaped: bool, sep: char, out: &mut Vec<Element
             part = trim_raw(&part[..part.len() - 1]);
         }
     }
-    let text = if escaped && memchr::memchr(b'\\', part.as_bytes()).is_some() {
+    let text = if escaped && find_backslash(part.as_bytes()).is_some() {
         Cow::Owned(unescape(part, sep))
     } else {
         Cow::Borrowed(part)

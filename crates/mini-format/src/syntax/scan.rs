@@ -33,11 +33,27 @@ pub fn find_any<const N: usize>(bytes: &[u8], from: usize, set: [u8; N]) -> usiz
         }
         i += 8;
     }
-    while i < bytes.len() {
-        if set.contains(&bytes[i]) {
-            return i;
+    // the last bytes: one more word, padded with a byte no caller
+    // searches for (a zero), instead of a byte-by-byte loop
+    let rest = bytes.get(i..).unwrap_or_default();
+    if rest.is_empty() || set.contains(&0) {
+        return rest
+            .iter()
+            .position(|b| set.contains(b))
+            .map_or(bytes.len(), |p| i + p);
+    }
+    let mut word = [0u8; 8];
+    word[..rest.len()].copy_from_slice(rest);
+    let w = u64::from_le_bytes(word);
+    let mut m = 0;
+    for b in set {
+        m |= eq_mask(w, b);
+    }
+    if m != 0 {
+        let at = i + (m.trailing_zeros() / 8) as usize;
+        if at < bytes.len() {
+            return at;
         }
-        i += 1;
     }
     bytes.len()
 }
