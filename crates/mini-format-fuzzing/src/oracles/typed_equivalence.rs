@@ -635,8 +635,11 @@ pub fn agree(
 /// value out of range for a Rust type) can occur: an int beyond
 /// `i64`/`u64` is already E06 in `parse` without `arbitrary_precision`,
 /// floats are finite, and the entry points of [`shaped_verdict`] take every
-/// 64-bit int (`deserialize_i128`). The inputs are far below the default
-/// limits, under which `parse` and the typed path read (`check` has none).
+/// 64-bit int (`deserialize_i128`). (This crate is built without
+/// `arbitrary_precision`; with it, the canonical object would keep a
+/// float's digits while the typed path goes through `f64`.) The inputs are
+/// far below the default limits, under which `parse` and the typed path
+/// read (`check` has none).
 pub fn typed_equivalence_text(text: &str, c: &Contract) {
     agree(
         text,
