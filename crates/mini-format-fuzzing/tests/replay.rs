@@ -17,8 +17,8 @@ use std::sync::Once;
 
 use mini::Contract;
 use mini_fuzzing::{
-    self, CanonicalInput, ContractSpec, Encode, Entropy, EscapeInput, Marked, Rule, Separator, Seq,
-    StreamInput, Target, Text,
+    self, CanonicalInput, ContractSpec, Edit, Encode, Entropy, EquivalenceInput, EscapeInput,
+    Marked, Rule, Separator, Seq, StreamInput, Target, Text,
 };
 use serde_json::Value;
 
@@ -129,6 +129,71 @@ fn replay_typed_roundtrip() {
 #[test]
 fn replay_lexer_equivalence() {
     replay(Target::LexerEquivalence);
+}
+
+#[test]
+fn replay_typed_equivalence() {
+    replay(Target::TypedEquivalence);
+}
+
+/// `parse`, the typed Deserializer (into `serde_json::Value` and through
+/// the entry points a derived type uses) and `check` agree on every strict
+/// and lenient case of the upstream suite and every fixture of its
+/// families, valid or not: same canonical value, or the same diagnostics
+/// in the same order with the same messages.
+#[test]
+fn typed_equivalence_holds_on_the_upstream_suite() {
+    let mut docs: Vec<(String, Contract, String)> = Vec::new();
+    for (fam, c, fixtures, _) in families() {
+        for (stem, t) in fixtures {
+            docs.push((format!("forks/{fam}/{stem}"), c.clone(), t));
+        }
+    }
+    for f in files(&upstream().join("cases")) {
+        let file: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        for case in file["cases"].as_array().unwrap() {
+            let (Some("strict" | "lenient"), Some(text)) =
+                (case["mode"].as_str(), case["input"].as_str())
+            else {
+                continue;
+            };
+            let contract = match (&case["contract"], case["family"].as_str()) {
+                (Value::Object(_), _) => Contract::from_value(case["contract"].clone()),
+                (_, Some(fam)) => {
+                    Contract::from_path(upstream().join("forks").join(fam).join("contract.json"))
+                }
+                _ => continue,
+            };
+            let Ok(c) = contract else { continue };
+            let id = case["id"].as_str().unwrap_or("?");
+            docs.push((format!("cases/{id}"), c, text.to_string()));
+        }
+    }
+    let (mut valid, mut invalid, mut failures) = (0, 0, Vec::new());
+    for (id, c, text) in &docs {
+        if mini::parse(text, c).is_ok() {
+            valid += 1;
+        } else {
+            invalid += 1;
+        }
+        if let Err(p) = catch_unwind(AssertUnwindSafe(|| {
+            mini_fuzzing::typed_equivalence_text(text, c)
+        })) {
+            failures.push(format!("{id}: {}", panic_message(&*p)));
+        }
+    }
+    println!("typed equivalence: {valid} valid and {invalid} invalid upstream documents");
+    assert!(
+        valid > 50 && invalid > 100,
+        "upstream suite not found: {valid} valid, {invalid} invalid"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} documents disagree:\n{}",
+        failures.len(),
+        docs.len(),
+        failures.join("\n")
+    );
 }
 
 /// The lexer's fast paths equal the `nom` grammar on every line of every
@@ -591,6 +656,90 @@ fn write_seeds() {
         lexer.add(name, bytes);
     }
     lexer.write(48);
+
+    // typed equivalence: each contract with a valid document and with one
+    // of the edit plans below (the values drawn from a fixture's text)
+    {
+        let plans: Vec<Vec<Edit>> = vec![
+            vec![Edit::Cut(0x0140)],
+            vec![Edit::Token {
+                line: 1,
+                field: 2,
+                token: 1,
+            }],
+            vec![Edit::RepeatLine(1)],
+            vec![Edit::Element {
+                line: 1,
+                field: 3,
+                elem: 0,
+                op: 0,
+            }],
+            vec![Edit::Escape { at: 24, c: 8 }],
+            vec![Edit::SetN(5)],
+            vec![Edit::ShortLine { line: 2, keep: 2 }],
+            vec![Edit::DropLine(0)],
+            vec![
+                Edit::Token {
+                    line: 2,
+                    field: 1,
+                    token: 12,
+                },
+                Edit::Element {
+                    line: 1,
+                    field: 1,
+                    elem: 1,
+                    op: 2,
+                },
+            ],
+            vec![Edit::ExtraField {
+                line: 1,
+                text: Text::of("extra"),
+            }],
+            vec![Edit::Insert {
+                at: 30,
+                text: Text::of("\"\r\n"),
+            }],
+        ];
+        let mut sources: Vec<(String, Contract, Vec<u8>)> = Vec::new();
+        for (fam, c, fx, _) in &families {
+            let entropy = fx
+                .get("valid")
+                .map(|t| t.as_bytes()[..t.len().min(1024)].to_vec());
+            sources.push((format!("fx-{fam}"), c.clone(), entropy.unwrap_or_default()));
+        }
+        for (doc, c) in mini_fuzzing::sample_documents()
+            .iter()
+            .zip(mini_fuzzing::parse_contracts())
+        {
+            sources.push((
+                format!("sample-{}", c.prefix()),
+                c.clone(),
+                doc.as_bytes().to_vec(),
+            ));
+        }
+        for (name, json) in &example_contracts {
+            let c = Contract::from_json(json).unwrap();
+            let entropy = json.as_bytes()[..json.len().min(1024)].to_vec();
+            sources.push((format!("example-{name}"), c, entropy));
+        }
+        let mut equivalence = SeedSet::new(Target::TypedEquivalence);
+        for (i, (name, c, entropy)) in sources.iter().enumerate() {
+            let spec = ContractSpec::like(c);
+            let valid = EquivalenceInput {
+                contract: spec.clone(),
+                edits: Seq(Vec::new()),
+                values: Entropy(entropy.clone()),
+            };
+            equivalence.add(&format!("{name}-valid"), valid.to_seed());
+            let edited = EquivalenceInput {
+                contract: spec,
+                edits: Seq(plans[i % plans.len()].clone()),
+                values: Entropy(entropy.clone()),
+            };
+            equivalence.add(&format!("{name}-edited"), edited.to_seed());
+        }
+        equivalence.write(48);
+    }
 
     // typed: any bytes decode to a value; the texts give varied strings
     {

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Number, Value};
 
 use mini::__private::number::Dec;
 use mini::contract::Contract;
+use mini::value::equivalent;
 
 // ---------------------------------------------------------------------------
 // canonical_roundtrip
@@ -1125,4 +1126,121 @@ pub(crate) fn null_single(value: &Value, comps: usize) -> bool {
         return false;
     };
     comps == 1 && m.get("c0").is_none_or(Value::is_null)
+}
+
+/// A valid canonical object drawn for a built contract (see
+/// [`draw_object`]).
+pub(crate) struct Drawn {
+    /// The object given to `dumps`.
+    pub(crate) obj: Value,
+    /// What it reads back as (`n` recomputed, `v` and defaults added, line
+    /// breaks as LF, decimals canonical, absent values null).
+    pub(crate) want: Value,
+    /// A record whose only core field writes nothing (a blank line).
+    pub(crate) blank: bool,
+    /// A one-component tuple whose component is null (see
+    /// [`KNOWN_FINDINGS`]).
+    pub(crate) null_singles: bool,
+}
+
+/// Draws a canonical object that is valid under `b` (types, bounds,
+/// arity, count keys, marker rules, unique fields, no outer whitespace),
+/// with undeclared header keys and sometimes a wrong `n`: the object of
+/// `canonical_roundtrip`, and the valid document `typed_equivalence`
+/// garbles.
+pub(crate) fn draw_object(b: &Built, g: &mut Gen<'_>) -> Drawn {
+    // header
+    let mut header = Map::new();
+    let mut want_header = Map::new();
+    let records = g.below(7);
+    let mut k = 0;
+    let mut null_singles = false;
+    for (name, shape, required, default) in &b.header {
+        if name == "k" {
+            k = g.below(4) + b.k_min;
+            header.insert("k".into(), json!(k));
+            want_header.insert("k".into(), json!(k));
+            continue;
+        }
+        if *required || g.flag() {
+            let (o, e) = header_value(g, shape);
+            if let Shape::Tuple(comps) = shape {
+                null_singles |= null_single(&o, comps.len());
+            }
+            header.insert(name.clone(), o);
+            want_header.insert(name.clone(), e);
+        } else if let Some((_, e)) = default {
+            want_header.insert(name.clone(), e.clone());
+        }
+    }
+    for i in 0..g.below(3) {
+        let v = survivor(&g.text());
+        header.insert(format!("x{i}"), json!(v));
+        want_header.insert(format!("x{i}"), json!(breaks_normalized(&v)));
+    }
+    if g.flag() {
+        header.insert("n".into(), json!(g.byte()));
+    }
+    let mut recs = Vec::new();
+    let mut wants: Vec<Map<String, Value>> = Vec::new();
+    let mut blank = false;
+    for _ in 0..records {
+        let mut rec = Map::new();
+        let mut want = Map::new();
+        let mut writes_nothing = Vec::new();
+        for f in &b.fields {
+            let (o, e) = g.field(f, k);
+            let empty = o.iter().all(|(_, v)| match v {
+                Value::Null => true,
+                Value::Array(a) => a.is_empty(),
+                _ => false,
+            });
+            writes_nothing.push(empty);
+            if let Shape::Tuple(comps) = &f.shape {
+                null_singles |= o.iter().any(|(_, v)| null_single(v, comps.len()));
+            }
+            for (key, v) in o {
+                if !v.is_null() || g.flag() {
+                    rec.insert(key, v);
+                }
+            }
+            want.extend(e);
+        }
+        // unique fields: drop a record whose value repeats an earlier one
+        let clash = b.fields.iter().filter(|f| f.unique).any(|f| {
+            let key = |m: &Map<String, Value>| match &f.shape {
+                Shape::MList { .. } => json!([m.get(&f.items_key), m.get(&f.selected_key)]),
+                _ => m.get(&f.name).cloned().unwrap_or(Value::Null),
+            };
+            wants.iter().any(|w| equivalent(&key(w), &key(&want)))
+        });
+        if clash {
+            continue;
+        }
+        if b.core == 1 && writes_nothing.iter().all(|&e| e) {
+            blank = true;
+        }
+        recs.push(Value::Object(rec));
+        wants.push(want);
+    }
+    want_header.insert("n".into(), json!(recs.len()));
+    want_header.entry("v").or_insert(json!(1));
+    let mut obj = Map::new();
+    if g.flag() {
+        obj.insert("prefix".into(), json!("cx"));
+    }
+    obj.insert("header".into(), Value::Object(header));
+    obj.insert(b.records_key.clone(), Value::Array(recs));
+    let obj = Value::Object(obj);
+    let want = json!({
+        "prefix": "cx",
+        "header": want_header,
+        b.records_key.as_str(): wants,
+    });
+    Drawn {
+        obj,
+        want,
+        blank,
+        null_singles,
+    }
 }

@@ -8,4 +8,5 @@ pub(crate) mod escape_marker_roundtrip;
 pub(crate) mod lexer_equivalence;
 pub(crate) mod parse_bytes;
 pub(crate) mod stream_chunks;
+pub(crate) mod typed_equivalence;
 pub(crate) mod typed_roundtrip;
