@@ -193,8 +193,10 @@ pub const KNOWN_FINDINGS: &[(&str, &str)] = &[
         "a float field written `-0.0` or `-0` reads as 0.0 in the canonical \
          object (mini::parse) but as -0.0 through the typed Deserializer \
          (from_str_with_contract::<serde_json::Value>, and an f64 field), \
-         which parses the text as written (typed_equivalence; reported, not \
-         fixed yet)",
+         which parsed the text as written (typed_equivalence; fixed with the \
+         single-pass reader of issue 13: a zero float has no sign on every \
+         path, `number::float_value`; fuzz/regressions/typed_equivalence/\
+         negative-zero-* guard it)",
     ),
 ];
 

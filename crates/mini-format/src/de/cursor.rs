@@ -568,24 +568,15 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         Ok(value)
     }
 
-    /// A tuple as a map of its present components, or a sequence of them
-    /// for a struct whose fields are the component names in order.
-    fn visit_tuple<V: Visitor<'de>>(
-        mut self,
-        names: Option<&[&str]>,
-        visitor: V,
-    ) -> Result<V::Value> {
+    /// A tuple as a map of its present components (as the canonical
+    /// object has it).
+    fn visit_tuple<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
         let Kind::Tuple(comps) = &self.rec.field(self.i).kind else {
             return self.rec.fail();
         };
         self.tuple_rules(comps)?;
         let ctx = self.ctx();
         let parts = &mut self.rec.cur.parts;
-        let positional = names.is_some_and(|n| {
-            n.len() == comps.len()
-                && n.iter().zip(comps).all(|(a, c)| *a == c.name)
-                && parts.iter().all(Option::is_some)
-        });
         let atoms = comps.iter().zip(parts.drain(..)).filter_map(|(c, p)| {
             p.map(|value| {
                 (
@@ -598,17 +589,10 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
                 )
             })
         });
-        if positional {
-            let mut seq = de::value::SeqDeserializer::new(atoms.map(|(_, a)| a));
-            let v = visitor.visit_seq(&mut seq)?;
-            seq.end()?;
-            Ok(v)
-        } else {
-            let mut map = de::value::MapDeserializer::new(atoms);
-            let v = visitor.visit_map(&mut map)?;
-            map.end()?;
-            Ok(v)
-        }
+        let mut map = de::value::MapDeserializer::new(atoms);
+        let v = visitor.visit_map(&mut map)?;
+        map.end()?;
+        Ok(v)
     }
 
     /// The field's default when it has no value (`None` without one).
@@ -655,7 +639,7 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
                 .deserialize_any(visitor)
             }
             Kind::List { .. } | Kind::MList { .. } => self.visit_list(visitor),
-            Kind::Tuple(_) => self.visit_tuple(None, visitor),
+            Kind::Tuple(_) => self.visit_tuple(visitor),
         }
     }
 
@@ -675,18 +659,6 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
         visitor: V,
     ) -> Result<V::Value> {
         visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        match &self.rec.field(self.i).kind {
-            Kind::Tuple(_) if !self.rec.absent(self.i) => self.visit_tuple(Some(fields), visitor),
-            _ => self.deserialize_any(visitor),
-        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -718,7 +690,7 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
 
     forward_to_deserialize_any! {
         bytes byte_buf unit unit_struct seq tuple
-        tuple_struct map identifier ignored_any
+        tuple_struct map struct identifier ignored_any
     }
 }
 

@@ -290,6 +290,14 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         if let Some(e) = self.read_error.take() {
             return Err(e);
         }
+        if !self.engine.has_header() {
+            // no line at all: the document's one error (E01), which
+            // `deserialize_any` already gave
+            return match value {
+                Err(e) => Err(e),
+                Ok(_) => Err(Error::invalid(self.engine.end_errors())),
+            };
+        }
         let errors = self.engine.end_errors();
         match value {
             Ok(v) if errors.is_empty() => Ok(v),
