@@ -23,6 +23,7 @@ pub(crate) use record::{check_arity, check_field, check_marker};
 pub use record::{check_record, check_record_into, RecordOutcome};
 pub use scalar::{bound_text, check_atom, check_float, Atom, Violation};
 use scratch::Pools;
+pub(crate) use scratch::relife;
 pub use scratch::Scratch;
 pub(crate) use unique::unique_key;
 pub use unique::Uniques;

@@ -33,7 +33,7 @@ pub(super) struct Pools<'a> {
 
 /// Empties a vector and gives back its allocation for another lifetime
 /// (an in-place collect of nothing: no unsafe code, no new allocation).
-pub(super) fn relife<T, U>(mut v: Vec<T>) -> Vec<U> {
+pub(crate) fn relife<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.clear();
     v.into_iter().map(|_| unreachable!()).collect()
 }

@@ -22,7 +22,9 @@ use super::*;
 
 use de::Deserializer as _;
 
-use crate::check::{check_arity, check_atom, check_field, check_float, check_marker, unique_key};
+use crate::check::{
+    check_arity, check_atom, check_field, check_float, check_marker, relife, unique_key,
+};
 use crate::contract::{Component, MarkerRule, Scalar, ScalarType};
 use crate::syntax::{self, Element, RawField};
 
@@ -62,10 +64,63 @@ impl<'de> SeqAccess<'de> for RecordsDe<'_, 'de, '_> {
     }
 }
 
+/// Reads one record `line` with the single-pass reader, handing it to
+/// `seed`; `engine` has read the header. A valid record claims its unique
+/// values and counts as a record line of the engine. Otherwise the engine
+/// reads the line again, recording its diagnostics: the result is then
+/// [`Error::stopped`] when the line breaks a rule (the diagnostics are the
+/// engine's), or serde's own error (located) when the line is valid but
+/// the Rust type refused a value.
+pub(crate) fn read_record<'de, T: DeserializeSeed<'de>>(
+    engine: &mut Engine<'_>,
+    cursor: &mut Cursor<'de>,
+    scratch: &mut Scratch<'de>,
+    line: syntax::Line<'de>,
+    seed: T,
+) -> Result<T::Value> {
+    let contract = engine.contract();
+    let index = engine.record_lines();
+    let Some(header) = engine.header() else {
+        return Err(Error::message("a record line before the header"));
+    };
+    let result = if cursor.start(line.text, contract, header) {
+        let rec = Line {
+            contract,
+            header,
+            cur: &mut *cursor,
+            line: line.number,
+            index,
+        };
+        seed.deserialize(LineDe(rec)).map_err(|e| {
+            locate(e, line.number, None, || {
+                format!("{}[{index}]", contract.records_key())
+            })
+        })
+    } else {
+        Err(Error::stopped())
+    };
+    let refused = match result {
+        Ok(v) => {
+            if cursor.finish(contract, header) && engine.accept_record(cursor.unique_keys()) {
+                return Ok(v);
+            }
+            Error::stopped()
+        }
+        Err(e) if cursor.failed => {
+            drop(e);
+            Error::stopped()
+        }
+        Err(e) => e,
+    };
+    // the engine reads the line again and records what it breaks
+    engine.check_line(line, scratch);
+    Err(refused)
+}
+
 /// The reader's buffers, kept across the records of a document (nothing is
 /// allocated per record once they have grown).
 #[derive(Default)]
-pub(super) struct Cursor<'de> {
+pub(crate) struct Cursor<'de> {
     /// The fields of the current line.
     pub(super) fields: Vec<RawField<'de>>,
     /// The elements of the list being read.
@@ -92,6 +147,24 @@ pub(super) struct Cursor<'de> {
 }
 
 impl<'de> Cursor<'de> {
+    /// The same buffers (emptied) for text of another lifetime: a streaming
+    /// reader keeps one cursor across lines that do not outlive each other.
+    pub(crate) fn recycle<'b>(self) -> Cursor<'b> {
+        Cursor {
+            fields: relife(self.fields),
+            elements: relife(self.elements),
+            seen: self.seen,
+            keys: self.keys,
+            key_ends: self.key_ends,
+            selection: None,
+            marked: self.marked,
+            parts: relife(self.parts),
+            failed: false,
+            names_match: self.names_match,
+            check: self.check.recycle(),
+        }
+    }
+
     /// Cuts `line` into fields and checks the rules that need only the cut:
     /// escapes (E09) and the field count (E05). False when the line breaks
     /// one of them.

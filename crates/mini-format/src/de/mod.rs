@@ -24,16 +24,16 @@ use crate::syntax::Line;
 use crate::typed::MiniDocument;
 
 mod atom;
+mod checked;
 mod cursor;
 mod header;
-mod record;
 mod value;
 
 use atom::{AtomDe, SelectionDe};
-use cursor::{Cursor, LineDe, RecordsDe};
+use cursor::RecordsDe;
 use header::{header_items, HeaderDe};
-pub(crate) use record::RecordDe;
-use record::{Ctx, FieldDe, Part};
+pub(crate) use cursor::{read_record, Cursor};
+use checked::{Ctx, FieldDe, Part};
 use value::ValueDe;
 
 /// Deserializes a document type (one deriving `Mini` with
@@ -231,45 +231,17 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         let Some(line) = self.next_line() else {
             return Ok(None);
         };
-        let contract = self.contract;
-        let index = self.engine.record_lines();
-        let Some(header) = self.engine.header() else {
-            return Ok(None);
-        };
-        let result = if self.cursor.start(line.text, contract, header) {
-            let rec = cursor::Line {
-                contract,
-                header,
-                cur: &mut self.cursor,
-                line: line.number,
-                index,
-            };
-            seed.deserialize(LineDe(rec)).map_err(|e| {
-                locate(e, line.number, None, || {
-                    format!("{}[{index}]", contract.records_key())
-                })
-            })
-        } else {
-            Err(Error::stopped())
-        };
-        let result: Result<()> = match result {
-            Ok(v) => {
-                if self.cursor.finish(contract, header)
-                    && self.engine.accept_record(self.cursor.unique_keys())
-                {
-                    return Ok(Some(v));
-                }
-                Err(Error::stopped())
-            }
-            Err(e) => Err(e),
-        };
-        // the engine reads the line again and reports what it breaks
-        self.stopped = true;
-        self.engine.check_line(line, &mut self.scratch);
-        match result {
-            Err(e) if !e.is_stopped() && !self.cursor.failed => Err(e),
-            _ => Err(Error::stopped()),
+        let result = cursor::read_record(
+            &mut self.engine,
+            &mut self.cursor,
+            &mut self.scratch,
+            line,
+            seed,
+        );
+        if result.is_err() {
+            self.stopped = true;
         }
+        result.map(Some)
     }
 
     /// Finishes: the engine checks every line serde did not read, then the

@@ -5,10 +5,10 @@ use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
-use crate::check::{Checked, Engine};
+use crate::check::Engine;
 use crate::check::{HeaderInfo, Scratch};
 use crate::contract::Contract;
-use crate::de::RecordDe;
+use crate::de::{read_record, Cursor};
 use crate::error::{Error, Result};
 use crate::read::{IoLines, Limits};
 
@@ -48,10 +48,10 @@ pub fn records_with_limits<T: DeserializeOwned, R: BufRead>(
 ) -> Records<'_, T, R> {
     Records {
         lines: IoLines::new(reader, limits),
-        contract,
         engine: Engine::new(contract),
         finished: false,
-        scratch: Scratch::new(),
+        scratch: Scratch::check_only(),
+        cursor: Cursor::default(),
         _t: PhantomData,
     }
 }
@@ -60,13 +60,15 @@ pub fn records_with_limits<T: DeserializeOwned, R: BufRead>(
 pub struct Records<'c, T, R> {
     /// The one line reader, over the `BufRead`.
     lines: IoLines<R>,
-    contract: &'c Contract,
     /// The engine's line-by-line state (header, unique values, counts),
     /// shared with `mini::parse` and the typed deserializer.
     engine: Engine<'c>,
     finished: bool,
-    /// Buffers reused from line to line (emptied between lines).
+    /// The engine's buffers, reused from line to line (emptied between
+    /// lines): the header, and the lines that break a rule.
     scratch: Scratch<'static>,
+    /// The single-pass reader's buffers, likewise.
+    cursor: Cursor<'static>,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -101,28 +103,35 @@ impl<T: DeserializeOwned, R: BufRead> Iterator for Records<'_, T, R> {
                 }
             };
             let mut scratch = std::mem::take(&mut self.scratch).recycle();
-            let checked = self.engine.check_line(line, &mut scratch);
-            let index = self.engine.record_lines().saturating_sub(1);
-            let contract = self.contract;
-            let item = match checked {
-                Checked::Header => {
+            if !self.engine.has_header() {
+                self.engine.check_line(line, &mut scratch);
+                self.scratch = scratch.recycle();
+                let errors = self.engine.take_errors();
+                if errors.is_empty() {
+                    continue;
+                }
+                return Some(Err(Error::invalid(errors)));
+            }
+            // the record through the same single-pass reader as `from_str`
+            let mut cursor = std::mem::take(&mut self.cursor).recycle();
+            let item = match read_record(
+                &mut self.engine,
+                &mut cursor,
+                &mut scratch,
+                line,
+                PhantomData::<T>,
+            ) {
+                Ok(v) => Ok(v),
+                Err(e) => {
                     let errors = self.engine.take_errors();
-                    self.scratch = scratch.recycle();
-                    if errors.is_empty() {
-                        continue;
+                    if e.is_stopped() {
+                        Err(Error::invalid(errors))
+                    } else {
+                        Err(e.prepend(errors))
                     }
-                    return Some(Err(Error::invalid(errors)));
                 }
-                Checked::Valid => {
-                    let rec = RecordDe::new(contract, scratch.values_mut(), line.number, index);
-                    T::deserialize(rec).map_err(|e| {
-                        crate::de::locate(e, line.number, None, || {
-                            format!("{}[{index}]", contract.records_key())
-                        })
-                    })
-                }
-                Checked::Invalid => Err(Error::invalid(self.engine.take_errors())),
             };
+            self.cursor = cursor.recycle();
             self.scratch = scratch.recycle();
             return Some(item);
         }
