@@ -47,6 +47,9 @@ where
             serde_json::from_str::<serde_json::Value>(json).expect("parse"),
         )),
         "validate" => assert!(mini::check(text, contract).is_ok()),
+        "validate_cursor" => drop(black_box(
+            mini::from_str_with_contract::<IgnoredAny>(text, contract).expect("valid"),
+        )),
         "ignored_json" => drop(black_box(
             serde_json::from_str::<IgnoredAny>(json).expect("parse"),
         )),

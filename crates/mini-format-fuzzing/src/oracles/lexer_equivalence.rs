@@ -20,7 +20,11 @@ use mini::__private::syntax::{self};
 ///    errors of the `nom` splitter on every line;
 /// 3. for the raw text of every field, and for the whole line,
 ///    [`syntax::split_list`] gives the elements (text, marker, quoted) or
-///    the error (kind, offset) of [`syntax::split_list_nom`].
+///    the error (kind, offset) of [`syntax::split_list_nom`];
+/// 4. [`syntax::split_list_undecoded`] (validation's reading of a `str`
+///    list) gives the same outcome, elements, markers and quoted flags,
+///    and each element's text decodes to the grammar's (an unquoted one
+///    keeps its escapes; a quoted one is the same text).
 pub fn lexer_equivalence(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else {
         return;
@@ -53,13 +57,31 @@ pub fn lexer_equivalence(data: &[u8]) {
         ));
     }
 
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
     for raw in reference.iter().map(|f| f.raw).chain([line]) {
         let got = syntax::split_list(raw, sep, &mut a);
         let want = syntax::split_list_nom(raw, sep, &mut b);
         if got != want || (want.is_ok() && a != b) {
             fail(format!(
                 "split_list ({got:?}, {a:?}) != grammar ({want:?}, {b:?}) on {raw:?} (separator {sep:?})"
+            ));
+        }
+        let undecoded = syntax::split_list_undecoded(raw, sep, &mut c);
+        let same_elements = || {
+            c.len() == b.len()
+                && c.iter().zip(&b).all(|(u, d)| {
+                    u.marked == d.marked
+                        && u.quoted == d.quoted
+                        && if u.quoted {
+                            u.text == d.text
+                        } else {
+                            syntax::unescape(&u.text, sep) == d.text
+                        }
+                })
+        };
+        if undecoded != want || (want.is_ok() && !same_elements()) {
+            fail(format!(
+                "split_list_undecoded ({undecoded:?}, {c:?}) != grammar ({want:?}, {b:?}) on {raw:?} (separator {sep:?})"
             ));
         }
     }

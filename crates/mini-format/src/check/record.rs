@@ -9,7 +9,31 @@ use super::*;
 pub(super) fn typed_list<'a>(
     pools: &mut Pools<'a>,
     item: &Scalar,
+    keep: bool,
 ) -> Result<Vec<Atom<'a>>, Violation> {
+    if !keep {
+        // check only: every element typed, nothing collected
+        pools.marked.clear();
+        for (i, e) in pools.elements.drain(..).enumerate() {
+            if e.marked {
+                pools.marked.push(i);
+            }
+            if item.ty == ScalarType::Str {
+                continue;
+            }
+            if e.text.is_empty() {
+                let code = if item.ty == ScalarType::Enum {
+                    Code::E10
+                } else {
+                    Code::E06
+                };
+                return Err((code, format!("element {} is empty", i + 1)));
+            }
+            check_atom(e.text, item, false)
+                .map_err(|(c, m)| (c, format!("element {}: {m}", i + 1)))?;
+        }
+        return Ok(Vec::new());
+    }
     let mut atoms = pools.atoms.pop().unwrap_or_default();
     atoms.clear();
     pools.marked.clear();
@@ -95,8 +119,9 @@ pub(super) struct Place<'h> {
     pub(super) sep: char,
     pub(super) header: &'h HeaderInfo,
     pub(super) in_header: bool,
-    /// False when a `str` value may stay escaped (see
-    /// [`Scratch::check_only`]).
+    /// False when the value will not be read (see [`Scratch::check_only`]):
+    /// a `str` value may stay escaped, and the atoms of a list or tuple are
+    /// typed without being kept.
     pub(super) decode_str: bool,
 }
 
@@ -110,8 +135,20 @@ pub(super) fn check_kind<'a>(
     pools: &mut Pools<'a>,
 ) -> Result<FieldValue<'a>, (Code, String, Option<String>)> {
     let (sep, header, in_header) = (place.sep, place.header, place.in_header);
+    // a list of `str` that will not be read needs no decoding
+    let undecoded = match kind {
+        Kind::List { item, .. } | Kind::MList { item, .. } => {
+            !place.decode_str && item.ty == ScalarType::Str
+        }
+        _ => false,
+    };
     let split = |raw: &'a str, pools: &mut Pools<'a>| {
-        syntax::split_list(raw, sep, &mut pools.elements).map_err(|e| {
+        let split = if undecoded {
+            syntax::split_list_undecoded
+        } else {
+            syntax::split_list
+        };
+        split(raw, sep, &mut pools.elements).map_err(|e| {
             if e.kind == syntax::SyntaxErrorKind::UnclosedQuote {
                 pools.cut = true;
             }
@@ -149,20 +186,35 @@ pub(super) fn check_kind<'a>(
             }
             split(raw.raw, pools)?;
             check_arity(pools.elements.len(), arity, header).map_err(plain)?;
-            let atoms = typed_list(pools, item).map_err(plain)?;
+            let keep = place.decode_str;
+            let atoms = typed_list(pools, item, keep).map_err(plain)?;
             let result = match kind {
+                Kind::MList { marker, .. } if !keep => {
+                    // checked, not kept (nothing goes back to the pools)
+                    let n = pools.marked.len();
+                    return if marker.allows(n) {
+                        Ok(FieldValue::Default)
+                    } else {
+                        check_marker(*marker, &pools.marked)
+                            .map(|_| FieldValue::Default)
+                            .map_err(plain)
+                    };
+                }
                 Kind::MList { marker, .. } => {
                     check_marker(*marker, &pools.marked).map(|sel| FieldValue::MList(atoms, sel))
                 }
                 _ if in_header => return Ok(FieldValue::List(atoms)),
                 _ if !pools.marked.is_empty() => {
-                    pools.atoms.push(atoms);
+                    if keep {
+                        pools.atoms.push(atoms);
+                    }
                     return Err((
                         Code::E08,
                         "marker * not allowed in a plain list".to_string(),
                         None,
                     ));
                 }
+                _ if !keep => return Ok(FieldValue::Default),
                 _ => return Ok(FieldValue::List(atoms)),
             };
             result.map_err(plain)
@@ -216,7 +268,13 @@ pub(super) fn check_kind<'a>(
                 }
             }
             match failure {
-                None => Ok(FieldValue::Tuple(out)),
+                None if place.decode_str => Ok(FieldValue::Tuple(out)),
+                None => {
+                    // checked, not kept
+                    out.clear();
+                    pools.tuples.push(out);
+                    Ok(FieldValue::Default)
+                }
                 Some(f) => {
                     out.clear();
                     pools.tuples.push(out);

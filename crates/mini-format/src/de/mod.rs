@@ -30,10 +30,10 @@ mod header;
 mod value;
 
 use atom::{AtomDe, SelectionDe};
-use cursor::RecordsDe;
-use header::{header_items, HeaderDe};
-pub(crate) use cursor::{read_record, Cursor};
 use checked::{Ctx, FieldDe, Part};
+use cursor::RecordsDe;
+pub(crate) use cursor::{read_record, Cursor};
+use header::{header_items, HeaderDe};
 use value::ValueDe;
 
 /// Deserializes a document type (one deriving `Mini` with

@@ -534,7 +534,7 @@ fn find_sep(raw: &str, sep: char) -> Option<usize> {
 /// searches need to pay off their setup), decoded like the unquoted
 /// branch of [`split_list`]. Returns false, having pushed nothing that
 /// counts, when the text has a `"` (the quoted grammar decides).
-fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
+fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>, decode: bool) -> bool {
     let bytes = raw.as_bytes();
     let mut start = 0;
     let mut escaped = false;
@@ -545,7 +545,7 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
             break;
         };
         if b == sep {
-            push_plain(&raw[start..i], escaped, char::from(sep), out);
+            push_plain(&raw[start..i], escaped, char::from(sep), out, decode);
             start = i + 1;
             escaped = false;
         } else if b == b'\\' {
@@ -558,14 +558,20 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>) -> bool {
         }
         i += 1;
     }
-    push_plain(&raw[start..], escaped, char::from(sep), out);
+    push_plain(&raw[start..], escaped, char::from(sep), out, decode);
     true
 }
 
 /// One unquoted element: trimmed, its marker read (a `*` not escaped by an
 /// odd run of backslashes), its escapes resolved when `escaped` says the
 /// text may have some.
-fn push_plain<'a>(part: &'a str, escaped: bool, sep: char, out: &mut Vec<Element<'a>>) {
+fn push_plain<'a>(
+    part: &'a str,
+    escaped: bool,
+    sep: char,
+    out: &mut Vec<Element<'a>>,
+    decode: bool,
+) {
     let mut part = trim_raw(part);
     let mut marked = false;
     if part.ends_with('*') {
@@ -583,7 +589,7 @@ fn push_plain<'a>(part: &'a str, escaped: bool, sep: char, out: &mut Vec<Element
             part = trim_raw(&part[..part.len() - 1]);
         }
     }
-    let text = if escaped && find_backslash(part.as_bytes()).is_some() {
+    let text = if decode && escaped && find_backslash(part.as_bytes()).is_some() {
         Cow::Owned(unescape(part, sep))
     } else {
         Cow::Borrowed(part)
@@ -610,7 +616,20 @@ pub fn split_list<'a>(
     sep: char,
     out: &mut Vec<Element<'a>>,
 ) -> Result<(), SyntaxError> {
-    list_with(raw, sep, out, true)
+    list_with(raw, sep, out, true, true)
+}
+
+/// [`split_list`] for checking only: the same elements, markers and
+/// errors, but an unquoted element keeps its escapes as written (its text
+/// is not decoded, so nothing is allocated for it). For a list whose
+/// elements are `str` and will not be read (validation): every escape is
+/// still checked, by the field splitter.
+pub fn split_list_undecoded<'a>(
+    raw: &'a str,
+    sep: char,
+    out: &mut Vec<Element<'a>>,
+) -> Result<(), SyntaxError> {
+    list_with(raw, sep, out, true, false)
 }
 
 /// [`split_list`] with every quoted element read by the `nom` production
@@ -620,7 +639,7 @@ pub fn split_list_nom<'a>(
     sep: char,
     out: &mut Vec<Element<'a>>,
 ) -> Result<(), SyntaxError> {
-    list_with(raw, sep, out, false)
+    list_with(raw, sep, out, false, true)
 }
 
 fn list_with<'a>(
@@ -628,12 +647,13 @@ fn list_with<'a>(
     sep: char,
     out: &mut Vec<Element<'a>>,
     fast: bool,
+    decode: bool,
 ) -> Result<(), SyntaxError> {
     out.clear();
     if raw.is_empty() {
         return Ok(());
     }
-    if fast && sep.is_ascii() && plain_list(raw, sep as u8, out) {
+    if fast && sep.is_ascii() && plain_list(raw, sep as u8, out, decode) {
         return Ok(());
     }
     out.clear();
@@ -688,7 +708,7 @@ fn list_with<'a>(
             rest = &after[sep.len_utf8()..];
         } else {
             let end = find_sep(rest, sep).unwrap_or(rest.len());
-            push_plain(&rest[..end], true, sep, out);
+            push_plain(&rest[..end], true, sep, out, decode);
             if end == rest.len() {
                 return Ok(());
             }
