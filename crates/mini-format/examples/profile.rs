@@ -47,6 +47,9 @@ where
             serde_json::from_str::<serde_json::Value>(json).expect("parse"),
         )),
         "validate" => assert!(mini::check(text, contract).is_ok()),
+        "dynamic_typed" => drop(black_box(
+            mini::from_str_with_contract::<serde_json::Value>(text, contract).expect("valid"),
+        )),
         "validate_cursor" => drop(black_box(
             mini::from_str_with_contract::<IgnoredAny>(text, contract).expect("valid"),
         )),

@@ -10,9 +10,12 @@
 //! /usr/bin/time -v target/release/examples/stream_rss 1G
 //! ```
 //!
-//! `SIZE` takes a `K`, `M` or `G` suffix (powers of 1000). A second
-//! argument `unique` keeps the contract's unique `id`, for comparison: then
-//! every id is remembered and memory grows with the document.
+//! `SIZE` takes a `K`, `M` or `G` suffix (powers of 1000). An argument
+//! `unique` keeps the contract's unique `id`, for comparison: then every id
+//! is remembered and memory grows with the document. An argument `typed`
+//! reads the records into Rust structs with `mini::stream::records` (the
+//! single-pass reader) from an `io::Read` that generates the document,
+//! instead of pushing chunks into `PushParser`.
 
 #[path = "../benches/support/data.rs"]
 mod data;
@@ -55,9 +58,70 @@ fn parse_size(s: &str) -> u64 {
     num.parse::<u64>().expect("SIZE") * mult
 }
 
+/// The document as an `io::Read`, generated as it is read.
+struct Generated<'c> {
+    rng: data::Rng,
+    next: usize,
+    n: usize,
+    contract: &'c mini::Contract,
+    buf: String,
+    at: usize,
+}
+
+impl std::io::Read for Generated<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.at == self.buf.len() {
+            if self.next == self.n {
+                return Ok(0);
+            }
+            self.buf.clear();
+            self.at = 0;
+            while self.buf.len() < 64 * 1024 && self.next < self.n {
+                record(&mut self.rng, self.next, self.contract, &mut self.buf);
+                self.next += 1;
+            }
+        }
+        let k = out.len().min(self.buf.len() - self.at);
+        out[..k].copy_from_slice(&self.buf.as_bytes()[self.at..self.at + k]);
+        self.at += k;
+        Ok(k)
+    }
+}
+
+/// `typed`: every record into a `data::Question`, one line at a time.
+fn typed(contract: &mini::Contract, n: usize, limits: mini::Limits) {
+    let start = Instant::now();
+    let source = Generated {
+        rng: data::Rng::new(7),
+        next: 0,
+        n,
+        contract,
+        buf: format!("quiz|n={n}|k=4|topic=generated\n"),
+        at: 0,
+    };
+    let reader = std::io::BufReader::with_capacity(64 * 1024, source);
+    let (mut ok, mut bad) = (0usize, 0usize);
+    for item in mini::stream::records_with_limits::<data::Question, _>(reader, contract, limits) {
+        match item {
+            Ok(q) => {
+                ok += 1;
+                std::hint::black_box(q);
+            }
+            Err(e) => {
+                bad += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("{n} records: {ok} read into structs, {bad} errors, {secs:.1} s (generation included)");
+    assert_eq!((ok, bad), (n, 0));
+}
+
 fn main() {
     let size = parse_size(&std::env::args().nth(1).unwrap_or_else(|| "10M".into()));
-    let unique = std::env::args().nth(2).as_deref() == Some("unique");
+    let unique = std::env::args().any(|a| a == "unique");
+    let typed_mode = std::env::args().any(|a| a == "typed");
     let contract = contract(unique);
     // the record count: the average record length of a first sample
     let mut rng = data::Rng::new(7);
@@ -77,6 +141,10 @@ fn main() {
         },
         ..mini::PushOptions::default()
     };
+    if typed_mode {
+        typed(&contract, n, opts.limits);
+        return;
+    }
     let mut reader = mini::PushParser::with_options(&contract, opts);
     let start = Instant::now();
     let mut buf = format!("quiz|n={n}|k=4|topic=generated\n");
