@@ -114,7 +114,9 @@ fn typed(contract: &mini::Contract, n: usize, limits: mini::Limits) {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("{n} records: {ok} read into structs, {bad} errors, {secs:.1} s (generation included)");
+    println!(
+        "{n} records: {ok} read into structs, {bad} errors, {secs:.1} s (generation included)"
+    );
     assert_eq!((ok, bad), (n, 0));
 }
 

@@ -339,6 +339,7 @@ impl<'a, 'de, 'c> LineDe<'a, 'de, 'c> {
         LineAccess {
             rec: self.0,
             next: 0,
+            selection_of: None,
             pending: None,
         }
     }
@@ -383,48 +384,53 @@ enum Slot {
 
 struct LineAccess<'a, 'de, 'c> {
     rec: Line<'a, 'de, 'c>,
-    /// The next slot: `2 i` is field `i`, `2 i + 1` its selection.
+    /// The next field.
     next: usize,
+    /// The marked list whose selection comes next, if any.
+    selection_of: Option<usize>,
     pending: Option<Slot>,
 }
 
 impl<'c> LineAccess<'_, '_, 'c> {
-    /// The next slot with a value (see [`RecordAccess`]'s rules) and its
-    /// canonical key.
+    /// The next slot with a value and its canonical key: each field under
+    /// its key, a marked list as its items key then its selection key.
+    /// Absent values (an empty optional field without `default`, an absent
+    /// extension, a `null` selection) are left out, so that serde applies
+    /// `None` or `#[serde(default)]`.
     fn advance(&mut self) -> Option<(Slot, &'c str)> {
         let fields = self.rec.contract.fields();
+        if let Some(i) = self.selection_of.take() {
+            if self.rec.cur.selection.is_none() && !self.rec.cur.failed {
+                // serde was not handed the items (a map of other keys)
+                let _ = FieldCur {
+                    rec: &mut self.rec,
+                    i,
+                }
+                .list_rules();
+            }
+            if let Kind::MList { selected_key, .. } = &fields[i].kind {
+                if !matches!(self.rec.cur.selection, Some(Selection::One(None))) {
+                    return Some((Slot::Selection(i), selected_key));
+                }
+            }
+        }
         loop {
-            let (i, sel) = (self.next / 2, self.next % 2 == 1);
+            let i = self.next;
             let f = fields.get(i)?;
             self.next += 1;
-            if sel {
-                let Kind::MList { selected_key, .. } = &f.kind else {
-                    continue;
-                };
-                if self.rec.absent(i) {
-                    continue;
-                }
-                if self.rec.cur.selection.is_none() && !self.rec.cur.failed {
-                    // serde was not handed the items (a map of other keys)
-                    let _ = FieldCur {
-                        rec: &mut self.rec,
-                        i,
-                    }
-                    .list_rules();
-                }
-                if matches!(self.rec.cur.selection, Some(Selection::One(None))) {
-                    continue;
-                }
-                return Some((Slot::Selection(i), selected_key));
-            }
-            if self.rec.absent(i) && f.default.is_none() {
+            let absent = self.rec.absent(i);
+            if absent && f.default.is_none() {
                 continue;
             }
-            let key = match &f.kind {
-                Kind::MList { items_key, .. } => items_key.as_str(),
-                _ => f.name.as_str(),
-            };
-            return Some((Slot::Field(i), key));
+            return Some(match &f.kind {
+                Kind::MList { items_key, .. } => {
+                    if !absent {
+                        self.selection_of = Some(i);
+                    }
+                    (Slot::Field(i), items_key.as_str())
+                }
+                _ => (Slot::Field(i), f.name.as_str()),
+            });
         }
     }
 }
