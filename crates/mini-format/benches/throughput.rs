@@ -9,7 +9,12 @@
 //! 3. `validate`: `mini::validate` (no values built) vs
 //!    `serde_json::from_str::<IgnoredAny>` (for context);
 //! 4. `serialize`: `mini::to_string` vs `serde_json::to_string`;
-//! 5. `stream`: the push `mini::PushParser` fed 4 KiB chunks, records not kept.
+//! 5. `stream`: the push `mini::PushParser` fed 4 KiB chunks, records not kept;
+//! 6. `stream_typed`: `mini::stream::records` (the single-pass reader, one
+//!    line at a time) into the record structs, from a `&[u8]` reader.
+//!
+//! `benches/ratios.py` prints the table of `docs/performance.md` (mini ÷
+//! serde_json in records/s, and MB/s) from criterion's estimates.
 //!
 //! Throughput is in bytes of each side's own text (`.mini` for `mini`, JSON
 //! for `serde_json`); records/s = 100,000 / time. The defaults are set for a
@@ -87,9 +92,10 @@ where
     }
 }
 
-fn bench_family<D>(c: &mut Criterion, f: &Family<D>)
+fn bench_family<D, R>(c: &mut Criterion, f: &Family<D>)
 where
     D: Serialize + DeserializeOwned + mini::MiniDocument,
+    R: DeserializeOwned,
 {
     let mini_bytes = Throughput::Bytes(f.mini.len() as u64);
     let json_bytes = Throughput::Bytes(f.json.len() as u64);
@@ -163,6 +169,20 @@ where
         })
     });
     g.finish();
+
+    let mut g = c.benchmark_group(format!("{}/stream_typed", f.name));
+    g.throughput(Throughput::Bytes(f.mini.len() as u64));
+    g.bench_function("mini", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for r in mini::stream::records::<R, _>(black_box(f.mini.as_bytes()), &f.contract) {
+                black_box(r.unwrap());
+                n += 1;
+            }
+            n
+        })
+    });
+    g.finish();
 }
 
 fn benches(c: &mut Criterion) {
@@ -171,19 +191,19 @@ fn benches(c: &mut Criterion) {
     let quiz = data::quiz(n);
     let text = mini::to_string(&quiz).unwrap();
     let quiz = family::<Quiz>("quiz", quiz, text);
-    bench_family(c, &quiz);
+    bench_family::<_, data::Question>(c, &quiz);
     drop(quiz);
 
     let rubric = data::rubric(n);
     let text = mini::to_string(&rubric).unwrap();
     let rubric = family::<Rubric>("rubric", rubric, text);
-    bench_family(c, &rubric);
+    bench_family::<_, data::Criterion>(c, &rubric);
     drop(rubric);
 
     let notes = data::notes(n);
     let text = data::notes_text_quoted(&notes);
     let notes = family::<Notes>("notes", notes, text);
-    bench_family(c, &notes);
+    bench_family::<_, data::Note>(c, &notes);
 }
 
 criterion_group! {
