@@ -33,29 +33,39 @@ pub fn find_any<const N: usize>(bytes: &[u8], from: usize, set: [u8; N]) -> usiz
         }
         i += 8;
     }
-    // the last bytes: one more word, padded with a byte no caller
-    // searches for (a zero), instead of a byte-by-byte loop
-    let rest = bytes.get(i..).unwrap_or_default();
-    if rest.is_empty() || set.contains(&0) {
-        return rest
-            .iter()
-            .position(|b| set.contains(b))
-            .map_or(bytes.len(), |p| i + p);
+    // the last bytes: the slice's last eight bytes read as one word (they
+    // overlap what was searched), the bytes before `i` masked off; exact
+    // masks, since a masked-off match must not flag a byte above it
+    let n = bytes.len();
+    if i >= n {
+        return n;
     }
-    let mut word = [0u8; 8];
-    word[..rest.len()].copy_from_slice(rest);
-    let w = u64::from_le_bytes(word);
+    let Some(last) = bytes
+        .get(n.saturating_sub(8)..)
+        .and_then(<[u8]>::first_chunk::<8>)
+    else {
+        return (i..n).find(|&k| set.contains(&bytes[k])).unwrap_or(n);
+    };
+    let w = u64::from_le_bytes(*last);
     let mut m = 0;
     for b in set {
-        m |= eq_mask(w, b);
+        m |= eq_mask_exact(w, b);
     }
-    if m != 0 {
-        let at = i + (m.trailing_zeros() / 8) as usize;
-        if at < bytes.len() {
-            return at;
-        }
+    m &= u64::MAX << ((8 - (n - i)) * 8);
+    if m == 0 {
+        n
+    } else {
+        n - 8 + (m.trailing_zeros() / 8) as usize
     }
-    bytes.len()
+}
+
+/// The high bit of exactly the bytes of `w` equal to `b` (no borrow from
+/// one byte to the next).
+#[inline(always)]
+fn eq_mask_exact(w: u64, b: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = w ^ (LO * u64::from(b));
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }
 
 #[cfg(test)]
