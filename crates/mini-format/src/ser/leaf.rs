@@ -1,0 +1,607 @@
+//! One scalar: its canonical text, written escaped where it goes, and what
+//! the engine says of the text the parser would read back.
+//!
+//! What the Rust type guarantees is trusted (ADR 0023): the digits of an
+//! integer and of a finite float are a valid int or float, so they are
+//! typed by [`check_atom`] only when a bound applies (or when their key is
+//! `unique`); a `str` value needs only its outer whitespace checked and its
+//! escaping. Everything else (enumerations, dates, decimals, text in a
+//! number field) goes through [`check_atom`], the engine's own typing.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use crate::check::{check_atom, Atom, Violation};
+use crate::contract::{Scalar, ScalarType};
+use crate::error::Code;
+use crate::number::{self, Dec};
+use crate::syntax::{escape_element_into, escape_scalar_sep_into, is_space};
+
+use super::sink::Leaf;
+
+/// A refusal: what the serializer cannot write, with the code the parser
+/// gives the same violation.
+pub(super) type Fail = (Code, String);
+
+pub(super) fn e06(msg: impl Into<String>) -> Fail {
+    (Code::E06, msg.into())
+}
+
+/// Where a scalar is written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Pos {
+    /// A scalar field or header value: escaped as a scalar.
+    Field,
+    /// A list element or tuple component: escaped as an element.
+    Element,
+}
+
+/// A scalar written: whether its text is empty, and the engine's verdict
+/// on the text the parser reads back (`None`: valid).
+#[derive(Debug)]
+pub(super) struct Wrote {
+    pub(super) empty: bool,
+    pub(super) found: Option<Violation>,
+}
+
+const VALID: Wrote = Wrote {
+    empty: false,
+    found: None,
+};
+
+/// Checks that a string survives parsing unchanged under list separator
+/// `sep`: parsing trims unescaped outer whitespace (a line break is written
+/// `\n`, so it stays; a whitespace separator, a TAB, is written `\<sep>`
+/// wherever the value sits, §3.3, so it stays too).
+pub(super) fn survives(s: &str, sep: char) -> Result<(), Fail> {
+    // fast path: ASCII edges that are not whitespace
+    let plain = |b: u8| b.is_ascii_graphic();
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (None, _) => return Ok(()),
+        (Some(&f), Some(&l)) if plain(f) && plain(l) => return Ok(()),
+        _ => {}
+    }
+    if s.starts_with(|c| trimmed(c, sep)) || s.ends_with(|c| trimmed(c, sep)) {
+        return Err(e06(format!(
+            "string {s:?} has outer whitespace, which parsing would trim"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether parsing trims `c` at the edge of a value under separator `sep`.
+fn trimmed(c: char, sep: char) -> bool {
+    is_space(c) && c != '\n' && c != '\r' && c != sep
+}
+
+/// Why a string with outer whitespace that parsing would trim is refused:
+/// with the code the parser gives the text it would read (the value
+/// trimmed) when it refuses that text (E10 outside an enumeration, E13 out
+/// of range, E06 not a date or decimal), else E06, since the value would
+/// change silently (ADR 0020).
+fn refused_outer(t: &str, s: &Scalar, sep: char, ranged: bool, fail: Fail) -> Fail {
+    let read = t.trim_matches(|c| trimmed(c, sep));
+    if read.is_empty() {
+        return fail;
+    }
+    match check_atom(Cow::Borrowed(read), s, ranged) {
+        Err(v) => v,
+        Ok(_) => fail,
+    }
+}
+
+/// The text the parser reads back for `t`: a line break (CRLF or a lone
+/// CR) is written `\n` and read as LF.
+fn read_back(t: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'\r', t.as_bytes()).is_none() {
+        return Cow::Borrowed(t);
+    }
+    Cow::Owned(t.replace("\r\n", "\n").replace('\r', "\n"))
+}
+
+fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
+    match pos {
+        Pos::Field => escape_scalar_sep_into(out, t, sep),
+        Pos::Element => escape_element_into(out, t, sep),
+    }
+}
+
+/// Whether the scalar's bounds apply and it has one.
+fn bounded(s: &Scalar, ranged: bool) -> bool {
+    ranged && (s.min.is_some() || s.max.is_some())
+}
+
+/// Writes `leaf` as scalar `s` at `pos` into `out`: its canonical text,
+/// escaped. `ranged`: whether the bounds apply (not to list elements, as
+/// in the engine). `key`: where the value's `unique` key goes, if wanted
+/// (only when it is valid). A refusal writes nothing.
+pub(super) fn write_scalar(
+    out: &mut String,
+    leaf: &Leaf<'_>,
+    s: &Scalar,
+    sep: char,
+    pos: Pos,
+    ranged: bool,
+    key: Option<&mut String>,
+) -> Result<Wrote, Fail> {
+    let start = out.len();
+    match s.ty {
+        ScalarType::Str | ScalarType::Enum | ScalarType::Date => match *leaf {
+            Leaf::Str(t) => {
+                survives(t, sep).map_err(|f| refused_outer(t, s, sep, ranged, f))?;
+                put_text(out, t, pos, sep);
+                Ok(judge_text(t, s, ranged, key))
+            }
+            _ => Err(e06(format!(
+                "expected a string for {}, got {}",
+                s.ty.name(),
+                leaf.json_type()
+            ))),
+        },
+        ScalarType::Decimal => match *leaf {
+            Leaf::Str(t) => {
+                survives(t, sep).map_err(|f| refused_outer(t, s, sep, ranged, f))?;
+                if number::is_decimal(t) {
+                    let c = number::canonical_decimal(t);
+                    put_text(out, &c, pos, sep);
+                    Ok(judge_text(&c, s, ranged, key))
+                } else {
+                    put_text(out, t, pos, sep);
+                    Ok(judge_text(t, s, ranged, key))
+                }
+            }
+            Leaf::I64(_) | Leaf::U64(_) | Leaf::I128(_) | Leaf::U128(_) => {
+                put_int(out, leaf);
+                Ok(judge_number(
+                    out,
+                    start,
+                    s,
+                    ranged,
+                    bounded(s, ranged),
+                    key,
+                    pos,
+                    sep,
+                ))
+            }
+            Leaf::F64(_) | Leaf::F32(_) | Leaf::Num(_) => {
+                let n = number_text(leaf);
+                match Dec::parse(&n).and_then(|d| d.integer_text()) {
+                    Some(t) => {
+                        out.push_str(&t);
+                        Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+                    }
+                    None => Err(e06(format!(
+                        "decimal values travel as strings; got the binary number {n}"
+                    ))),
+                }
+            }
+            _ => Err(e06(format!(
+                "expected a decimal string, got {}",
+                leaf.json_type()
+            ))),
+        },
+        ScalarType::Int => match *leaf {
+            Leaf::I64(_) | Leaf::U64(_) => {
+                put_int(out, leaf);
+                Ok(judge_number(
+                    out,
+                    start,
+                    s,
+                    ranged,
+                    bounded(s, ranged),
+                    key,
+                    pos,
+                    sep,
+                ))
+            }
+            Leaf::I128(_) | Leaf::U128(_) => {
+                // beyond 64 bits the build may not hold it: the engine says
+                put_int(out, leaf);
+                Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+            }
+            Leaf::F64(_) | Leaf::F32(_) | Leaf::Num(_) => {
+                let n = number_text(leaf);
+                match Dec::parse(&n).and_then(|d| d.integer_text()) {
+                    Some(t) => {
+                        out.push_str(&t);
+                        Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+                    }
+                    None => Err(e06(format!(
+                        "expected int, got {n} (not integral, or more than {} digits)",
+                        number::MAX_WRITTEN_DIGITS
+                    ))),
+                }
+            }
+            _ => Err(e06(format!("expected int, got {}", leaf.json_type()))),
+        },
+        ScalarType::Float => match *leaf {
+            Leaf::F64(x) => {
+                put_f64(out, x);
+                Ok(judge_number(
+                    out,
+                    start,
+                    s,
+                    ranged,
+                    bounded(s, ranged),
+                    key,
+                    pos,
+                    sep,
+                ))
+            }
+            Leaf::F32(v) => {
+                put_f32(out, v);
+                Ok(judge_number(
+                    out,
+                    start,
+                    s,
+                    ranged,
+                    bounded(s, ranged),
+                    key,
+                    pos,
+                    sep,
+                ))
+            }
+            Leaf::I64(_) | Leaf::U64(_) => {
+                put_int(out, leaf);
+                Ok(judge_number(
+                    out,
+                    start,
+                    s,
+                    ranged,
+                    bounded(s, ranged),
+                    key,
+                    pos,
+                    sep,
+                ))
+            }
+            Leaf::I128(_) | Leaf::U128(_) | Leaf::Num(_) => {
+                let n = number_text(leaf);
+                match Dec::parse(&n) {
+                    Some(d) => {
+                        out.push_str(&d.format(false));
+                        Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+                    }
+                    None => Err(e06(format!("expected a number, got {n}"))),
+                }
+            }
+            _ => Err(e06(format!("expected a number, got {}", leaf.json_type()))),
+        },
+        ScalarType::Bool => match *leaf {
+            Leaf::Bool(b) => {
+                out.push_str(if b { "true" } else { "false" });
+                if let Some(k) = key {
+                    Atom::Bool(b).unique_key(k);
+                }
+                Ok(VALID)
+            }
+            _ => Err(e06(format!(
+                "expected true or false, got {}",
+                leaf.json_type()
+            ))),
+        },
+    }
+}
+
+/// Writes an undeclared header value: text, a number or a boolean.
+pub(super) fn write_undeclared(out: &mut String, leaf: &Leaf<'_>, sep: char) -> Result<(), Fail> {
+    match *leaf {
+        Leaf::Str(s) => {
+            survives(s, sep)?;
+            escape_scalar_sep_into(out, s, sep);
+        }
+        Leaf::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Leaf::I64(_) | Leaf::U64(_) | Leaf::I128(_) | Leaf::U128(_) => put_int(out, leaf),
+        Leaf::F64(_) | Leaf::F32(_) | Leaf::Num(_) => out.push_str(&number_text(leaf)),
+        _ => {
+            return Err(e06(format!(
+                "an undeclared header key holds text, got {}",
+                leaf.json_type()
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// The engine's verdict on text `t` (canonical, unescaped) of scalar `s`,
+/// and its unique key when wanted and valid.
+fn judge_text(t: &str, s: &Scalar, ranged: bool, key: Option<&mut String>) -> Wrote {
+    if t.is_empty() && s.ty != ScalarType::Str {
+        // the caller says what an empty value is where it sits
+        return Wrote {
+            empty: true,
+            found: None,
+        };
+    }
+    if s.ty == ScalarType::Str && key.is_none() {
+        return Wrote {
+            empty: t.is_empty(),
+            found: None,
+        };
+    }
+    match check_atom(read_back(t), s, ranged) {
+        Ok(atom) => {
+            if let Some(k) = key {
+                atom.unique_key(k);
+            }
+            Wrote {
+                empty: t.is_empty(),
+                found: None,
+            }
+        }
+        Err(v) => Wrote {
+            empty: false,
+            found: Some(v),
+        },
+    }
+}
+
+/// The engine's verdict on the number text written at `out[start..]`
+/// (typed only when `check`, or for a unique key), escaped afterwards if
+/// the list separator occurs in it (a separator `-`, `.` or `+`).
+#[allow(clippy::too_many_arguments)]
+fn judge_number(
+    out: &mut String,
+    start: usize,
+    s: &Scalar,
+    ranged: bool,
+    check: bool,
+    key: Option<&mut String>,
+    pos: Pos,
+    sep: char,
+) -> Wrote {
+    let moved =
+        if pos == Pos::Element && matches!(sep, '-' | '.' | '+') && out[start..].contains(sep) {
+            let t = out.split_off(start);
+            escape_element_into(out, &t, sep);
+            Some(t)
+        } else {
+            None
+        };
+    if !check && key.is_none() {
+        return VALID;
+    }
+    let text = moved.as_deref().unwrap_or(&out[start..]);
+    match check_atom(Cow::Borrowed(text), s, ranged) {
+        Ok(atom) => {
+            if let Some(k) = key {
+                atom.unique_key(k);
+            }
+            VALID
+        }
+        Err(v) => Wrote {
+            empty: false,
+            found: Some(v),
+        },
+    }
+}
+
+/// serde_json's spelling of a number leaf (as `Value::Number` displays).
+pub(super) fn number_text(leaf: &Leaf<'_>) -> String {
+    match *leaf {
+        Leaf::I64(v) => v.to_string(),
+        Leaf::U64(v) => v.to_string(),
+        Leaf::I128(v) => v.to_string(),
+        Leaf::U128(v) => v.to_string(),
+        Leaf::F64(x) => json_f64(x),
+        // `to_value` widens an f32 to f64
+        Leaf::F32(v) => json_f64(f64::from(v)),
+        Leaf::Num(t) => t.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn json_f64(x: f64) -> String {
+    serde_json::Number::from_f64(x).map_or_else(String::new, |n| n.to_string())
+}
+
+/// Two digits per step, from the right.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Appends the decimal digits of `v`.
+pub(super) fn push_u64(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    while v >= 100 {
+        let r = (v % 100) as usize * 2;
+        v /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[r..r + 2]);
+    }
+    if v >= 10 {
+        let r = v as usize * 2;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[r..r + 2]);
+    } else {
+        i -= 1;
+        buf[i] = b'0' + v as u8;
+    }
+    // ASCII digits: always UTF-8
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
+/// Appends an integer leaf's canonical digits.
+fn put_int(out: &mut String, leaf: &Leaf<'_>) {
+    match *leaf {
+        Leaf::U64(v) => push_u64(out, v),
+        Leaf::I64(v) => {
+            if v < 0 {
+                out.push('-');
+            }
+            push_u64(out, v.unsigned_abs());
+        }
+        Leaf::I128(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Leaf::U128(v) => {
+            let _ = write!(out, "{v}");
+        }
+        _ => {}
+    }
+}
+
+/// Appends a finite `f64` in its shortest round-trip digits, plain, with an
+/// exponent only past 30 padding zeros: what `dumps` always wrote
+/// ([`number::format_f64`]), made faster in the common range.
+pub(super) fn put_f64(out: &mut String, x: f64) {
+    if x == 0.0 {
+        out.push('0');
+    } else if (1e-15..1e15).contains(&x.abs()) {
+        shortest_plain(out, x);
+    } else {
+        out.push_str(&number::format_f64(x).unwrap_or_default());
+    }
+}
+
+/// Appends a finite `f32` in its own shortest digits (`0.1`, not the
+/// digits of its widening to `f64`).
+fn put_f32(out: &mut String, v: f32) {
+    let x = f64::from(v);
+    if x == 0.0 {
+        out.push('0');
+    } else if (1e-15..1e15).contains(&x.abs()) {
+        let _ = write!(out, "{v}");
+    } else if let Some(d) = Dec::parse(&format!("{v:e}")) {
+        out.push_str(&d.format(false));
+    }
+}
+
+/// Writes `v` (finite, not zero, `1e-15 <= |v| < 1e15`) in its shortest
+/// round-trip digits without an exponent, as `Display` writes it.
+///
+/// `zmij` (serde_json's float printer, far cheaper than `Display`) writes
+/// `1e-5 <= |v| < 1e16` plainly, with a `.0` that `Display` does not
+/// write. When its digits are at most 15 significant ones they are the
+/// only shortest digits of `v` (any decimal of 15 significant digits
+/// survives the trip through an `f64`), so `Display` writes the same; with
+/// 16 or 17 the two may pick different last digits, and below `1e-5` zmij
+/// writes an exponent: then `Display` writes the value. Checked against
+/// `Display` by the test `shortest_plain_is_display` (ADR 0017).
+pub(super) fn shortest_plain(out: &mut String, v: f64) {
+    let mut buf = zmij::Buffer::new();
+    let t = buf.format_finite(v);
+    let t = t.strip_suffix(".0").unwrap_or(t);
+    let mut significant = 0;
+    let mut leading = true;
+    for b in t.bytes() {
+        match b {
+            b'0' if leading => {}
+            b'0'..=b'9' => {
+                leading = false;
+                significant += 1;
+            }
+            b'e' | b'E' => {
+                significant = usize::MAX;
+                break;
+            }
+            _ => {}
+        }
+    }
+    if significant > 15 {
+        let _ = write!(out, "{v}");
+        return;
+    }
+    out.push_str(t);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `zmij` + the `.0` rule writes exactly what `Display` writes, for
+    /// f64 values of every magnitude in the plain range.
+    #[test]
+    fn shortest_plain_is_display() {
+        let mut next = crate::test_rng(0x2545_f491_4f6c_dd1d);
+        let mut out = String::new();
+        let mut checked = 0;
+        let fixed = [
+            1.0,
+            0.1,
+            0.5,
+            2.5,
+            1e-5,
+            9.999e-6,
+            1e-15,
+            123456789012345.6,
+            0.3,
+        ];
+        for i in 0..400_000u64 {
+            let x = if (i as usize) < fixed.len() {
+                fixed[i as usize]
+            } else {
+                let r = next();
+                match i % 3 {
+                    // any bit pattern
+                    0 => f64::from_bits(r),
+                    // short decimals, like money and scores
+                    1 => (r % 2_000_001) as f64 / 10f64.powi((r >> 40) as i32 % 9) - 100.0,
+                    // every magnitude of the range
+                    _ => (r as f64 / u64::MAX as f64) * 10f64.powi((r >> 50) as i32 % 31 - 15),
+                }
+            };
+            for v in [x, -x] {
+                if !v.is_finite() || v == 0.0 || !(1e-15..1e15).contains(&v.abs()) {
+                    continue;
+                }
+                out.clear();
+                shortest_plain(&mut out, v);
+                assert_eq!(out, v.to_string(), "{v:e}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 200_000, "only {checked} values in range");
+    }
+
+    /// Every f64 is written as `dumps` always wrote it
+    /// ([`number::format_f64`]), in and out of the plain range.
+    #[test]
+    fn put_f64_is_format_f64() {
+        let mut next = crate::test_rng(0x9e37_79b9_7f4a_7c15);
+        let mut out = String::new();
+        for i in 0..100_000u64 {
+            let r = next();
+            let x = if i % 2 == 0 {
+                f64::from_bits(r)
+            } else {
+                (r as f64 / u64::MAX as f64) * 10f64.powi((r >> 50) as i32 % 61 - 30)
+            };
+            if !x.is_finite() {
+                continue;
+            }
+            out.clear();
+            put_f64(&mut out, x);
+            assert_eq!(
+                Some(out.as_str()),
+                number::format_f64(x).as_deref(),
+                "{x:e}"
+            );
+        }
+    }
+
+    /// The integer writer spells what `Display` spells.
+    #[test]
+    fn push_u64_is_display() {
+        let mut next = crate::test_rng(0x1234_5678_9abc_def1);
+        let mut out = String::new();
+        for i in 0..100_000u64 {
+            let v = match i % 4 {
+                0 => i,
+                1 => next(),
+                2 => next() >> (next() % 64),
+                _ => 10u64.saturating_pow((i % 21) as u32).wrapping_sub(i % 3),
+            };
+            out.clear();
+            push_u64(&mut out, v);
+            assert_eq!(out, v.to_string());
+        }
+        for v in [0, 9, 10, 99, 100, u64::MAX] {
+            out.clear();
+            push_u64(&mut out, v);
+            assert_eq!(out, v.to_string());
+        }
+    }
+}
