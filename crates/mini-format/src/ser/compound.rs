@@ -8,7 +8,7 @@ use crate::contract::{Component, MarkerRule, Scalar, ScalarType};
 use crate::error::Code;
 use crate::syntax::is_space;
 
-use super::leaf::{e06, write_scalar, Fail, Pos};
+use super::leaf::{e06, write_scalar, write_trusted, At, Fail, Memo, Pos, Wrote};
 use super::sink::{Abort, Keyed, Keys, Leaf, Or, Ser, Sink, Skip, R};
 
 /// What the engine would report on a written value: the violation and, in
@@ -56,10 +56,18 @@ pub(super) struct Cell {
     /// Where the field's text is in the line (absolute offsets).
     pub(super) start: usize,
     pub(super) end: usize,
+    /// What the field's scalars (or list elements) accepted before.
+    pub(super) memo: Memo,
+    /// A tuple: what each component accepted before.
+    pub(super) comp_memos: Vec<Memo>,
+    /// A tuple given as a struct: the `k`-th field name of the last one
+    /// (its address and length) and the component it named.
+    pub(super) comp_names: Vec<(usize, usize, usize)>,
 }
 
 impl Cell {
     /// Forgets a value (the selection is kept: it is another key).
+    #[inline]
     pub(super) fn clear_value(&mut self) {
         self.set = false;
         self.refused = None;
@@ -70,17 +78,35 @@ impl Cell {
         self.key.clear();
     }
 
-    /// Forgets the value and the selection.
-    pub(super) fn clear(&mut self) {
-        self.clear_value();
-        self.sel = SelIn::Null;
-        self.sel_items.clear();
-    }
-
     /// Refuses the value (the first refusal stands).
     pub(super) fn refuse(&mut self, fail: Fail) {
         if self.refused.is_none() {
             self.refused = Some(fail);
+        }
+    }
+
+    /// The outcome of an element written at index `i`.
+    fn element(&mut self, i: usize, item: &Scalar, result: Result<Wrote, Fail>) {
+        match result {
+            // the engine reports the first element it refuses
+            Ok(w) if self.found.is_none() => {
+                if w.empty && item.ty != ScalarType::Str {
+                    // the engine's `typed_list`: an empty element
+                    let code = if item.ty == ScalarType::Enum {
+                        Code::E10
+                    } else {
+                        Code::E06
+                    };
+                    self.found = Some(Found::new((code, format!("element {} is empty", i + 1))));
+                } else if let Some((code, m)) = w.found {
+                    self.found = Some(Found::new((code, format!("element {}: {m}", i + 1))));
+                }
+            }
+            Err((code, m)) => {
+                self.refuse((code, format!("element {}: {m}", i + 1)));
+                self.refused_elem = true;
+            }
+            Ok(_) => {}
         }
     }
 }
@@ -91,14 +117,16 @@ impl Cell {
 
 /// A list's elements, written one after another as they come.
 pub(super) struct ListSer<'a> {
-    pub(super) out: &'a mut String,
-    pub(super) item: &'a Scalar,
-    pub(super) sep: char,
-    pub(super) cell: &'a mut Cell,
+    out: &'a mut String,
+    item: &'a Scalar,
+    sep: char,
+    /// Where the elements are written.
+    at: At<'a>,
+    cell: &'a mut Cell,
     /// Where the field starts (a marked list records element ends from it).
-    pub(super) base: usize,
-    pub(super) marked: bool,
-    pub(super) unique: bool,
+    base: usize,
+    marked: bool,
+    unique: bool,
 }
 
 impl<'a> ListSer<'a> {
@@ -119,6 +147,12 @@ impl<'a> ListSer<'a> {
             out,
             item,
             sep,
+            at: At {
+                s: item,
+                sep,
+                pos: Pos::Element,
+                ranged: false,
+            },
             cell,
             marked,
             unique,
@@ -130,54 +164,22 @@ impl ser::SerializeSeq for ListSer<'_> {
     type Ok = ();
     type Error = Abort;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        let cell = &mut *self.cell;
-        if cell.refused.is_some() {
+        let i = self.cell.count;
+        self.cell.count += 1;
+        if self.cell.refused.is_some() {
             // nothing more is written after an element that cannot be; the
             // count still tells a selection's range
-            cell.count += 1;
             return Ok(());
         }
-        if cell.count > 0 {
+        if i > 0 {
             self.out.push(self.sep);
         }
-        let i = cell.count;
-        let mut result = None;
-        v.serialize(Ser(ScalarSink {
-            out: &mut *self.out,
-            scalar: self.item,
-            sep: self.sep,
-            pos: Pos::Element,
-            ranged: false,
-            key: self.unique.then_some(&mut cell.key),
-            result: &mut result,
-        }))?;
-        cell.count += 1;
-        match result {
-            // the engine reports the first element it refuses
-            Some(Ok(w)) if cell.found.is_none() => {
-                if w.empty && self.item.ty != ScalarType::Str {
-                    // the engine's `typed_list`: an empty element
-                    let code = if self.item.ty == ScalarType::Enum {
-                        Code::E10
-                    } else {
-                        Code::E06
-                    };
-                    cell.found = Some(Found::new((code, format!("element {} is empty", i + 1))));
-                } else if let Some((code, m)) = w.found {
-                    cell.found = Some(Found::new((code, format!("element {}: {m}", i + 1))));
-                }
-            }
-            Some(Err((code, m))) => {
-                cell.refuse((code, format!("element {}: {m}", i + 1)));
-                cell.refused_elem = true;
-            }
-            _ => {}
-        }
+        v.serialize(Ser(Element(self, i)))?;
         if self.unique {
-            cell.key.push('\u{0}');
+            self.cell.key.push('\u{0}');
         }
         if self.marked {
-            cell.ends.push(self.out.len() - self.base);
+            self.cell.ends.push(self.out.len() - self.base);
         }
         Ok(())
     }
@@ -186,31 +188,22 @@ impl ser::SerializeSeq for ListSer<'_> {
     }
 }
 
-/// One scalar at a position: its result goes to `result`. Null is a value
-/// here (a list element cannot be null: it is refused as a wrong type).
-pub(super) struct ScalarSink<'a> {
-    pub(super) out: &'a mut String,
-    pub(super) scalar: &'a Scalar,
-    pub(super) sep: char,
-    pub(super) pos: Pos,
-    pub(super) ranged: bool,
-    pub(super) key: Option<&'a mut String>,
-    pub(super) result: &'a mut Option<Result<super::leaf::Wrote, Fail>>,
-}
+/// Element `i` of a list (null is no element: a wrong type).
+struct Element<'b, 'a>(&'b mut ListSer<'a>, usize);
 
-impl Sink for ScalarSink<'_> {
+impl Sink for Element<'_, '_> {
     type Seq = Skip;
     type Map = Skip;
     fn leaf(self, leaf: Leaf<'_>) -> R {
-        *self.result = Some(write_scalar(
-            self.out,
-            &leaf,
-            self.scalar,
-            self.sep,
-            self.pos,
-            self.ranged,
-            self.key,
-        ));
+        let Element(list, i) = self;
+        let at = list.at;
+        let cell = &mut *list.cell;
+        if !list.unique && write_trusted(list.out, &leaf, &at, &cell.memo) {
+            return Ok(());
+        }
+        let key = list.unique.then_some(&mut cell.key);
+        let result = write_scalar(list.out, &leaf, &at, key, &mut cell.memo);
+        cell.element(i, list.item, result);
         Ok(())
     }
     fn seq(self, _: Option<usize>) -> R<Skip> {
@@ -227,35 +220,49 @@ impl Sink for ScalarSink<'_> {
 // tuples
 // ---------------------------------------------------------------------------
 
-/// The components of the tuple being written (reused): their texts, back
-/// to back, and per component its span, refusal, verdict and unique key.
+/// The components of the tuple being written (reused).
 #[derive(Debug, Default)]
 pub(super) struct TupleScratch {
+    /// Component texts, once they stop coming in order.
     text: String,
     parts: Vec<Part>,
+    /// Component unique keys, back to back.
     keys: String,
     unknown: Option<String>,
 }
 
+/// One component as given.
 #[derive(Debug, Default, Clone)]
 struct Part {
-    /// `None`: null or absent.
-    span: Option<(usize, usize)>,
+    /// A value that is not null came.
+    given: bool,
+    /// Its text: from the tuple's start in the output while components come
+    /// in order, in the scratch text after.
+    span: (usize, usize),
     key: (usize, usize),
     empty: bool,
     refused: Option<Fail>,
     found: Option<Violation>,
 }
 
-/// A tuple's components, by name, in any order; written in the
-/// contract's order once all have come.
+/// A tuple's components, by name. While they come in the contract's order
+/// they are written straight to the output; once one does not, they are
+/// kept aside and written in order at the end.
 pub(super) struct TupleSer<'a> {
-    pub(super) out: &'a mut String,
-    pub(super) comps: &'a [Component],
-    pub(super) sep: char,
-    pub(super) cell: &'a mut Cell,
-    pub(super) scratch: &'a mut TupleScratch,
-    pub(super) unique: bool,
+    out: &'a mut String,
+    comps: &'a [Component],
+    sep: char,
+    cell: &'a mut Cell,
+    sc: &'a mut TupleScratch,
+    unique: bool,
+    /// Where the tuple starts in the output.
+    start: usize,
+    /// Components came in order so far (written in the output).
+    direct: bool,
+    /// The next component in order.
+    next: usize,
+    /// How many struct fields came before.
+    k: usize,
 }
 
 impl<'a> TupleSer<'a> {
@@ -264,152 +271,253 @@ impl<'a> TupleSer<'a> {
         comps: &'a [Component],
         sep: char,
         cell: &'a mut Cell,
-        scratch: &'a mut TupleScratch,
+        sc: &'a mut TupleScratch,
         unique: bool,
     ) -> Self {
-        scratch.text.clear();
-        scratch.keys.clear();
-        scratch.unknown = None;
-        scratch.parts.clear();
-        scratch.parts.resize(comps.len(), Part::default());
+        sc.keys.clear();
+        sc.unknown = None;
+        if sc.parts.len() < comps.len() {
+            sc.parts.resize(comps.len(), Part::default());
+        }
+        for p in &mut sc.parts[..comps.len()] {
+            p.given = false;
+            p.refused = None;
+            p.found = None;
+        }
+        if cell.comp_memos.len() != comps.len() {
+            cell.comp_memos = vec![Memo::default(); comps.len()];
+        }
         TupleSer {
+            start: out.len(),
             out,
             comps,
             sep,
             cell,
-            scratch,
+            sc,
             unique,
+            direct: true,
+            next: 0,
+            k: 0,
         }
+    }
+
+    /// Components stopped coming in order: what was written goes aside.
+    fn aside(&mut self) {
+        self.direct = false;
+        self.sc.text.clear();
+        self.sc.text.push_str(&self.out[self.start..]);
+        self.out.truncate(self.start);
+    }
+}
+
+impl TupleSer<'_> {
+    /// The component `key` names, looking at the next one in order first.
+    fn find(&mut self, key: &str) -> Option<usize> {
+        match self.comps.get(self.next) {
+            Some(c) if c.name == key => Some(self.next),
+            _ => {
+                let i = self.comps.iter().position(|c| c.name == key);
+                if i.is_none() && self.sc.unknown.is_none() {
+                    self.sc.unknown = Some(key.to_string());
+                }
+                i
+            }
+        }
+    }
+
+    /// Writes component `i`.
+    fn put<V: Serialize + ?Sized>(&mut self, i: usize, v: &V) -> R {
+        if self.direct && i != self.next {
+            self.aside();
+        }
+        if self.direct {
+            if i > 0 {
+                self.out.push(self.sep);
+            }
+            self.next += 1;
+        }
+        v.serialize(Ser(Comp(self, i)))
+    }
+
+    /// The outcome of component `i`: `None` for null.
+    fn part(&mut self, i: usize, leaf: Option<&Leaf<'_>>) {
+        let direct = self.direct;
+        let sc = &mut *self.sc;
+        let out: &mut String = if direct { &mut *self.out } else { &mut sc.text };
+        let base = if direct { self.start } else { 0 };
+        let at = out.len();
+        let key_at = sc.keys.len();
+        let part = &mut sc.parts[i];
+        part.refused = None;
+        part.found = None;
+        let Some(leaf) = leaf else {
+            part.given = false;
+            // a null component is empty; under a whitespace separator an
+            // empty edge component would be trimmed away, so write `""`
+            // (which reads back as null too)
+            if direct && is_space(self.sep) {
+                out.push_str("\"\"");
+            }
+            return;
+        };
+        let pos = At {
+            s: &self.comps[i].scalar,
+            sep: self.sep,
+            pos: Pos::Element,
+            ranged: true,
+        };
+        let memo = &mut self.cell.comp_memos[i];
+        if !self.unique && write_trusted(out, leaf, &pos, memo) {
+            part.given = true;
+            part.span = (at - base, out.len() - base);
+            part.empty = false;
+            return;
+        }
+        let key = self.unique.then_some(&mut sc.keys);
+        let result = write_scalar(out, leaf, &pos, key, memo);
+        let part = &mut sc.parts[i];
+        part.given = true;
+        match result {
+            Ok(w) => {
+                part.span = (at - base, out.len() - base);
+                part.key = (key_at, sc.keys.len());
+                part.empty = w.empty;
+                part.found = w.found;
+            }
+            Err(f) => {
+                part.span = (at - base, at - base);
+                part.refused = Some(f);
+                out.truncate(at);
+            }
+        }
+    }
+}
+
+/// Component `i` of a tuple (null: the component is empty).
+struct Comp<'b, 'a>(&'b mut TupleSer<'a>, usize);
+
+impl Sink for Comp<'_, '_> {
+    type Seq = Skip;
+    type Map = Skip;
+    fn leaf(self, leaf: Leaf<'_>) -> R {
+        let Comp(t, i) = self;
+        match leaf {
+            Leaf::Null => t.part(i, None),
+            other => t.part(i, Some(&other)),
+        }
+        Ok(())
+    }
+    fn seq(self, _: Option<usize>) -> R<Skip> {
+        self.leaf(Leaf::Other("an array"))?;
+        Ok(Skip)
+    }
+    fn map(self, _: Option<usize>) -> R<Skip> {
+        self.leaf(Leaf::Other("an object"))?;
+        Ok(Skip)
     }
 }
 
 impl Keyed for TupleSer<'_> {
     fn entry<V: Serialize + ?Sized>(&mut self, key: &str, v: &V) -> R {
-        let Some(i) = self.comps.iter().position(|c| c.name == key) else {
-            if self.scratch.unknown.is_none() {
-                self.scratch.unknown = Some(key.to_string());
-            }
-            return Ok(());
-        };
-        let sc = &mut *self.scratch;
-        let start = sc.text.len();
-        let key_start = sc.keys.len();
-        let mut result = None;
-        v.serialize(Ser(NullableSink(ScalarSink {
-            out: &mut sc.text,
-            scalar: &self.comps[i].scalar,
-            sep: self.sep,
-            pos: Pos::Element,
-            ranged: true,
-            key: self.unique.then_some(&mut sc.keys),
-            result: &mut result,
-        })))?;
-        let part = &mut sc.parts[i];
-        *part = Part::default();
-        match result {
-            None => {}
-            Some(Ok(w)) => {
-                part.span = Some((start, sc.text.len()));
-                part.key = (key_start, sc.keys.len());
-                part.empty = w.empty;
-                part.found = w.found;
-            }
-            Some(Err(f)) => {
-                part.span = Some((start, start));
-                part.refused = Some(f);
+        match self.find(key) {
+            Some(i) => self.put(i, v),
+            None => Ok(()),
+        }
+    }
+
+    fn field<V: Serialize + ?Sized>(&mut self, key: &'static str, v: &V) -> R {
+        let k = self.k;
+        self.k += 1;
+        let id = (key.as_ptr() as usize, key.len());
+        if let Some(&(p, l, i)) = self.cell.comp_names.get(k) {
+            if (p, l) == id {
+                return self.put(i, v);
             }
         }
-        Ok(())
+        let Some(i) = self.find(key) else {
+            return Ok(());
+        };
+        let names = &mut self.cell.comp_names;
+        if k < names.len() {
+            names[k] = (id.0, id.1, i);
+        } else if k == names.len() {
+            names.push((id.0, id.1, i));
+        }
+        self.put(i, v)
     }
 
     fn finish(self) -> R {
-        let sc = &*self.scratch;
-        if let Some(k) = &sc.unknown {
+        if let Some(k) = self.sc.unknown.take() {
             self.cell
                 .refuse((Code::E07, format!("'{k}' is not a component of the tuple")));
             return Ok(());
         }
+        let n = self.comps.len();
         // the first component `dumps` refuses, in the contract's order
-        for (c, p) in self.comps.iter().zip(&sc.parts) {
-            let fail = match (&p.span, &p.refused) {
-                (None, _) if c.optional => continue,
-                (None, _) => e06(format!("required tuple component '{}' is missing", c.name)),
-                (Some(_), Some((code, m))) => (*code, format!("{}: {m}", c.name)),
-                (Some(_), None) if p.empty => e06(format!(
+        for (c, p) in self.comps.iter().zip(&self.sc.parts) {
+            let fail = match (p.given, &p.refused) {
+                (false, _) if c.optional => continue,
+                (false, _) => e06(format!("required tuple component '{}' is missing", c.name)),
+                (true, Some((code, m))) => (*code, format!("{}: {m}", c.name)),
+                (true, None) if p.empty => e06(format!(
                     "tuple component '{}' cannot be an empty string",
                     c.name
                 )),
-                (Some(_), None) => continue,
+                (true, None) => continue,
             };
             self.cell.refuse(fail);
             return Ok(());
         }
-        let out = self.out;
-        let start = out.len();
-        for (i, p) in sc.parts.iter().enumerate() {
-            if i > 0 {
-                out.push(self.sep);
+        let space = is_space(self.sep);
+        if self.direct {
+            // the components not given are null
+            for i in self.next..n {
+                if i > 0 {
+                    self.out.push(self.sep);
+                }
+                if space {
+                    self.out.push_str("\"\"");
+                }
             }
-            match p.span {
-                Some((a, b)) => out.push_str(&sc.text[a..b]),
-                // a null component is empty; under a whitespace separator an
-                // empty edge component would be trimmed away, so write `""`
-                // (which reads back as null too)
-                None if is_space(self.sep) => out.push_str("\"\""),
-                None => {}
+        } else {
+            for (i, p) in self.sc.parts[..n].iter().enumerate() {
+                if i > 0 {
+                    self.out.push(self.sep);
+                }
+                if p.given {
+                    self.out.push_str(&self.sc.text[p.span.0..p.span.1]);
+                } else if space {
+                    self.out.push_str("\"\"");
+                }
             }
         }
         // a tuple whose only component is null would be an empty field
         // (zero components): `""` reads back as that null component
-        if out.len() == start {
-            out.push_str("\"\"");
+        if self.out.len() == self.start {
+            self.out.push_str("\"\"");
         }
         // the engine's verdict: the first component it refuses
-        self.cell.found = self
-            .comps
-            .iter()
-            .zip(&sc.parts)
-            .enumerate()
-            .find_map(|(i, (_, p))| {
-                p.found.as_ref().map(|(code, msg)| Found {
-                    code: *code,
-                    msg: msg.clone(),
-                    comp: Some(i),
-                })
-            });
+        self.cell.found = self.sc.parts[..n].iter().enumerate().find_map(|(i, p)| {
+            p.found.as_ref().map(|(code, msg)| Found {
+                code: *code,
+                msg: msg.clone(),
+                comp: Some(i),
+            })
+        });
         if self.unique {
             let key = &mut self.cell.key;
             key.clear();
             key.push('(');
-            for p in &sc.parts {
-                match p.span {
-                    Some(_) => key.push_str(&sc.keys[p.key.0..p.key.1]),
-                    None => key.push('~'),
+            for p in &self.sc.parts[..n] {
+                if p.given {
+                    key.push_str(&self.sc.keys[p.key.0..p.key.1]);
+                } else {
+                    key.push('~');
                 }
                 key.push('\u{0}');
             }
         }
         Ok(())
-    }
-}
-
-/// A scalar that may be null (a tuple component): null writes nothing.
-struct NullableSink<'a>(ScalarSink<'a>);
-
-impl Sink for NullableSink<'_> {
-    type Seq = Skip;
-    type Map = Skip;
-    fn leaf(self, leaf: Leaf<'_>) -> R {
-        match leaf {
-            Leaf::Null => Ok(()),
-            other => self.0.leaf(other),
-        }
-    }
-    fn seq(self, len: Option<usize>) -> R<Skip> {
-        self.0.seq(len)
-    }
-    fn map(self, len: Option<usize>) -> R<Skip> {
-        self.0.map(len)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::error::{Code, Diagnostic};
 
 use super::compound::{tuple_variant, Cell, Found, ListSer, TupleMap, TupleSer};
 use super::doc::Enc;
-use super::leaf::{e06, push_u64, write_scalar, write_undeclared, Pos};
+use super::leaf::{e06, push_u64, write_scalar, write_undeclared, At, Memo, Pos};
 use super::report::phase;
 use super::sink::{Keyed, Keys, Leaf, Or, Ser, Sink, Skip, R};
 
@@ -74,11 +74,11 @@ impl Keyed for HeaderKeys<'_, '_> {
         }
         let enc = &mut *self.enc;
         let decl = enc.c.header_keys().iter().position(|h| h.name == key);
-        let mut e = HEntry {
+        let mut e = Box::new(HEntry {
             key: key.to_string(),
             decl,
             ..HEntry::default()
-        };
+        });
         let valid = is_key(key);
         v.serialize(Ser(ValueSink {
             enc: &mut *enc,
@@ -132,7 +132,13 @@ impl<'a, 'c> Sink for ValueSink<'a, 'c> {
                 }
             }
             Some(Kind::Scalar(s)) => {
-                match write_scalar(&mut e.text, &leaf, s, sep, Pos::Field, true, None) {
+                let at = At {
+                    s,
+                    sep,
+                    pos: Pos::Field,
+                    ranged: true,
+                };
+                match write_scalar(&mut e.text, &leaf, &at, None, &mut Memo::default()) {
                     Err(f) => e.cell.refuse(f),
                     Ok(w) if w.empty && s.ty != ScalarType::Str => {
                         // the engine's `check_kind` on an empty header value

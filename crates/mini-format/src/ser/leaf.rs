@@ -99,6 +99,7 @@ fn read_back(t: &str) -> Cow<'_, str> {
     Cow::Owned(t.replace("\r\n", "\n").replace('\r', "\n"))
 }
 
+#[inline]
 fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
     match pos {
         Pos::Field => escape_scalar_sep_into(out, t, sep),
@@ -106,31 +107,162 @@ fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
     }
 }
 
-/// Whether the scalar's bounds apply and it has one.
-fn bounded(s: &Scalar, ranged: bool) -> bool {
-    ranged && (s.min.is_some() || s.max.is_some())
+/// What a position accepted before, so that the engine's verdict is not
+/// asked again (ADR 0023). The engine types the digits of an integer or of
+/// a binary float by where they fall against the bounds, and the values a
+/// bound accepts are an interval: a value between two accepted ones is
+/// accepted. An enumeration name given as a `&'static str` (a unit variant)
+/// accepted once is accepted again (its text cannot change).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Memo {
+    ints: Option<(i128, i128)>,
+    floats: Option<(f64, f64)>,
+    names: [(usize, usize); 8],
+    named: usize,
 }
 
-/// Writes `leaf` as scalar `s` at `pos` into `out`: its canonical text,
-/// escaped. `ranged`: whether the bounds apply (not to list elements, as
-/// in the engine). `key`: where the value's `unique` key goes, if wanted
-/// (only when it is valid). A refusal writes nothing.
+impl Memo {
+    fn has_int(&self, v: i128) -> bool {
+        self.ints.is_some_and(|(lo, hi)| lo <= v && v <= hi)
+    }
+    fn add_int(&mut self, v: i128) {
+        self.ints = Some(self.ints.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
+    }
+    fn has_float(&self, x: f64) -> bool {
+        self.floats.is_some_and(|(lo, hi)| lo <= x && x <= hi)
+    }
+    fn add_float(&mut self, x: f64) {
+        self.floats = Some(
+            self.floats
+                .map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))),
+        );
+    }
+    fn has_name(&self, t: &'static str) -> bool {
+        let k = (t.as_ptr() as usize, t.len());
+        self.names[..self.named].contains(&k)
+    }
+    fn add_name(&mut self, t: &'static str) {
+        let k = (t.as_ptr() as usize, t.len());
+        let i = self.named % self.names.len();
+        self.names[i] = k;
+        self.named = (self.named + 1).min(self.names.len());
+    }
+}
+
+/// Where and as what a scalar is written.
+#[derive(Clone, Copy)]
+pub(super) struct At<'a> {
+    pub(super) s: &'a Scalar,
+    pub(super) sep: char,
+    pub(super) pos: Pos,
+    /// Whether the bounds apply (not to list elements, as in the engine).
+    pub(super) ranged: bool,
+}
+
+impl At<'_> {
+    /// Whether the scalar's bounds apply and it has one.
+    fn bounded(&self) -> bool {
+        self.ranged && (self.s.min.is_some() || self.s.max.is_some())
+    }
+}
+
+fn int_value(leaf: &Leaf<'_>) -> i128 {
+    match *leaf {
+        Leaf::I64(v) => v.into(),
+        Leaf::U64(v) => v.into(),
+        _ => 0,
+    }
+}
+
+/// Writes `leaf` when it needs no check the Rust type does not already
+/// guarantee and no unique key: text with printable edges in a `str`
+/// position, a known enumeration name, an integer or a binary float in an
+/// unbounded position (or one its memo covers), a boolean. False (nothing
+/// written) for anything else, which [`write_scalar`] writes.
+#[inline(always)]
+pub(super) fn write_trusted(out: &mut String, leaf: &Leaf<'_>, at: &At<'_>, memo: &Memo) -> bool {
+    // a number escaped in a list of separator `-`, `.` or `+` is not
+    // written here
+    let plain_numbers = at.pos == Pos::Field || !matches!(at.sep, '-' | '.' | '+');
+    match (at.s.ty, *leaf) {
+        (ScalarType::Str, Leaf::Str(t) | Leaf::Name(t)) => {
+            let b = t.as_bytes();
+            match (b.first(), b.last()) {
+                (Some(f), Some(l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => {
+                    put_text(out, t, at.pos, at.sep);
+                    true
+                }
+                _ => false,
+            }
+        }
+        (ScalarType::Enum, Leaf::Name(t)) if memo.has_name(t) => {
+            put_text(out, t, at.pos, at.sep);
+            true
+        }
+        (ScalarType::Int, Leaf::I64(_) | Leaf::U64(_)) if plain_numbers => {
+            if at.bounded() && !memo.has_int(int_value(leaf)) {
+                return false;
+            }
+            put_int(out, leaf);
+            true
+        }
+        (ScalarType::Float, Leaf::F64(x)) if plain_numbers => {
+            if at.bounded() && !memo.has_float(x) {
+                return false;
+            }
+            put_f64(out, x);
+            true
+        }
+        (ScalarType::Bool, Leaf::Bool(b)) => {
+            out.push_str(if b { "true" } else { "false" });
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Writes `leaf` as scalar `at.s` into `out`: its canonical text, escaped
+/// for where it goes. `key`: where the value's `unique` key goes, if
+/// wanted (only when it is valid). A refusal writes nothing.
 pub(super) fn write_scalar(
     out: &mut String,
     leaf: &Leaf<'_>,
-    s: &Scalar,
-    sep: char,
-    pos: Pos,
-    ranged: bool,
+    at: &At<'_>,
     key: Option<&mut String>,
+    memo: &mut Memo,
 ) -> Result<Wrote, Fail> {
+    if key.is_none() && write_trusted(out, leaf, at, memo) {
+        return Ok(VALID);
+    }
+    write_any(out, leaf, at, key, memo)
+}
+
+fn write_any(
+    out: &mut String,
+    leaf: &Leaf<'_>,
+    at: &At<'_>,
+    key: Option<&mut String>,
+    memo: &mut Memo,
+) -> Result<Wrote, Fail> {
+    let (s, sep, pos, ranged) = (at.s, at.sep, at.pos, at.ranged);
     let start = out.len();
     match s.ty {
         ScalarType::Str | ScalarType::Enum | ScalarType::Date => match *leaf {
-            Leaf::Str(t) => {
+            Leaf::Name(t) if s.ty != ScalarType::Date && memo.has_name(t) => {
+                put_text(out, t, pos, sep);
+                if let Some(k) = key {
+                    Atom::Str(Cow::Borrowed(t)).unique_key(k);
+                }
+                Ok(VALID)
+            }
+            Leaf::Str(t) | Leaf::Name(t) => {
                 survives(t, sep).map_err(|f| refused_outer(t, s, sep, ranged, f))?;
                 put_text(out, t, pos, sep);
-                Ok(judge_text(t, s, ranged, key))
+                let w = judge_text(t, s, ranged, key);
+                if let (Leaf::Name(t), None, false) = (leaf, &w.found, w.empty) {
+                    memo.add_name(t);
+                }
+                Ok(w)
             }
             _ => Err(e06(format!(
                 "expected a string for {}, got {}",
@@ -139,7 +271,7 @@ pub(super) fn write_scalar(
             ))),
         },
         ScalarType::Decimal => match *leaf {
-            Leaf::Str(t) => {
+            Leaf::Str(t) | Leaf::Name(t) => {
                 survives(t, sep).map_err(|f| refused_outer(t, s, sep, ranged, f))?;
                 if number::is_decimal(t) {
                     let c = number::canonical_decimal(t);
@@ -152,23 +284,14 @@ pub(super) fn write_scalar(
             }
             Leaf::I64(_) | Leaf::U64(_) | Leaf::I128(_) | Leaf::U128(_) => {
                 put_int(out, leaf);
-                Ok(judge_number(
-                    out,
-                    start,
-                    s,
-                    ranged,
-                    bounded(s, ranged),
-                    key,
-                    pos,
-                    sep,
-                ))
+                Ok(judge_number(out, start, at, at.bounded(), key, false))
             }
             Leaf::F64(_) | Leaf::F32(_) | Leaf::Num(_) => {
                 let n = number_text(leaf);
                 match Dec::parse(&n).and_then(|d| d.integer_text()) {
                     Some(t) => {
                         out.push_str(&t);
-                        Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+                        Ok(judge_number(out, start, at, true, key, false))
                     }
                     None => Err(e06(format!(
                         "decimal values travel as strings; got the binary number {n}"
@@ -183,28 +306,25 @@ pub(super) fn write_scalar(
         ScalarType::Int => match *leaf {
             Leaf::I64(_) | Leaf::U64(_) => {
                 put_int(out, leaf);
-                Ok(judge_number(
-                    out,
-                    start,
-                    s,
-                    ranged,
-                    bounded(s, ranged),
-                    key,
-                    pos,
-                    sep,
-                ))
+                let v = int_value(leaf);
+                let check = at.bounded() && !memo.has_int(v);
+                let w = judge_number(out, start, at, check, key, true);
+                if check && w.found.is_none() {
+                    memo.add_int(v);
+                }
+                Ok(w)
             }
             Leaf::I128(_) | Leaf::U128(_) => {
                 // beyond 64 bits the build may not hold it: the engine says
                 put_int(out, leaf);
-                Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+                Ok(judge_number(out, start, at, true, key, false))
             }
             Leaf::F64(_) | Leaf::F32(_) | Leaf::Num(_) => {
                 let n = number_text(leaf);
                 match Dec::parse(&n).and_then(|d| d.integer_text()) {
                     Some(t) => {
                         out.push_str(&t);
-                        Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+                        Ok(judge_number(out, start, at, true, key, false))
                     }
                     None => Err(e06(format!(
                         "expected int, got {n} (not integral, or more than {} digits)",
@@ -217,49 +337,27 @@ pub(super) fn write_scalar(
         ScalarType::Float => match *leaf {
             Leaf::F64(x) => {
                 put_f64(out, x);
-                Ok(judge_number(
-                    out,
-                    start,
-                    s,
-                    ranged,
-                    bounded(s, ranged),
-                    key,
-                    pos,
-                    sep,
-                ))
+                let check = at.bounded() && !memo.has_float(x);
+                let w = judge_number(out, start, at, check, key, true);
+                if check && w.found.is_none() {
+                    memo.add_float(x);
+                }
+                Ok(w)
             }
             Leaf::F32(v) => {
                 put_f32(out, v);
-                Ok(judge_number(
-                    out,
-                    start,
-                    s,
-                    ranged,
-                    bounded(s, ranged),
-                    key,
-                    pos,
-                    sep,
-                ))
+                Ok(judge_number(out, start, at, at.bounded(), key, false))
             }
             Leaf::I64(_) | Leaf::U64(_) => {
                 put_int(out, leaf);
-                Ok(judge_number(
-                    out,
-                    start,
-                    s,
-                    ranged,
-                    bounded(s, ranged),
-                    key,
-                    pos,
-                    sep,
-                ))
+                Ok(judge_number(out, start, at, at.bounded(), key, false))
             }
             Leaf::I128(_) | Leaf::U128(_) | Leaf::Num(_) => {
                 let n = number_text(leaf);
                 match Dec::parse(&n) {
                     Some(d) => {
                         out.push_str(&d.format(false));
-                        Ok(judge_number(out, start, s, ranged, true, key, pos, sep))
+                        Ok(judge_number(out, start, at, true, key, false))
                     }
                     None => Err(e06(format!("expected a number, got {n}"))),
                 }
@@ -285,7 +383,7 @@ pub(super) fn write_scalar(
 /// Writes an undeclared header value: text, a number or a boolean.
 pub(super) fn write_undeclared(out: &mut String, leaf: &Leaf<'_>, sep: char) -> Result<(), Fail> {
     match *leaf {
-        Leaf::Str(s) => {
+        Leaf::Str(s) | Leaf::Name(s) => {
             survives(s, sep)?;
             escape_scalar_sep_into(out, s, sep);
         }
@@ -335,22 +433,23 @@ fn judge_text(t: &str, s: &Scalar, ranged: bool, key: Option<&mut String>) -> Wr
     }
 }
 
-/// The engine's verdict on the number text written at `out[start..]`
-/// (typed only when `check`, or for a unique key), escaped afterwards if
-/// the list separator occurs in it (a separator `-`, `.` or `+`).
-#[allow(clippy::too_many_arguments)]
+/// The engine's verdict on the number text written at `out[start..]`,
+/// typed by [`check_atom`] only when `check` (or for a unique key when its
+/// `Atom` cannot be made from the digits as they are: `direct` says the
+/// digits of an int or a float are their own canonical text), escaped
+/// afterwards if the list separator occurs in it (a separator `-`, `.` or
+/// `+`).
 fn judge_number(
     out: &mut String,
     start: usize,
-    s: &Scalar,
-    ranged: bool,
+    at: &At<'_>,
     check: bool,
     key: Option<&mut String>,
-    pos: Pos,
-    sep: char,
+    direct: bool,
 ) -> Wrote {
+    let sep = at.sep;
     let moved =
-        if pos == Pos::Element && matches!(sep, '-' | '.' | '+') && out[start..].contains(sep) {
+        if at.pos == Pos::Element && matches!(sep, '-' | '.' | '+') && out[start..].contains(sep) {
             let t = out.split_off(start);
             escape_element_into(out, &t, sep);
             Some(t)
@@ -361,7 +460,18 @@ fn judge_number(
         return VALID;
     }
     let text = moved.as_deref().unwrap_or(&out[start..]);
-    match check_atom(Cow::Borrowed(text), s, ranged) {
+    if !check && direct {
+        if let Some(k) = key {
+            let atom = if at.s.ty == ScalarType::Int {
+                Atom::Int(Cow::Borrowed(text))
+            } else {
+                Atom::Float(Cow::Borrowed(text))
+            };
+            atom.unique_key(k);
+        }
+        return VALID;
+    }
+    match check_atom(Cow::Borrowed(text), at.s, at.ranged) {
         Ok(atom) => {
             if let Some(k) = key {
                 atom.unique_key(k);
@@ -403,6 +513,16 @@ const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 
 /// Appends the decimal digits of `v`.
 pub(super) fn push_u64(out: &mut String, mut v: u64) {
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+        return;
+    }
+    if v < 100 {
+        let r = v as usize * 2;
+        out.push(char::from(PAIRS[r]));
+        out.push(char::from(PAIRS[r + 1]));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     while v >= 100 {
@@ -419,8 +539,10 @@ pub(super) fn push_u64(out: &mut String, mut v: u64) {
         i -= 1;
         buf[i] = b'0' + v as u8;
     }
-    // ASCII digits: always UTF-8
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    out.reserve(buf.len() - i);
+    for &d in &buf[i..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Appends an integer leaf's canonical digits.
@@ -484,6 +606,12 @@ pub(super) fn shortest_plain(out: &mut String, v: f64) {
     let mut buf = zmij::Buffer::new();
     let t = buf.format_finite(v);
     let t = t.strip_suffix(".0").unwrap_or(t);
+    // at most 16 characters hold at most 15 digits after a sign or a point
+    // (zmij writes no exponent from 1e-5 on)
+    if t.len() <= 16 && v.abs() >= 1e-5 {
+        out.push_str(t);
+        return;
+    }
     let mut significant = 0;
     let mut leading = true;
     for b in t.bytes() {

@@ -39,11 +39,6 @@ impl<'w> Out<'w> {
         }
     }
 
-    /// Whether the text goes to a writer.
-    pub(super) fn streams(&self) -> bool {
-        self.writer.is_some()
-    }
-
     /// Ends the text that began at `start` (a record, or the header at 0):
     /// `bad` when it has an error. Hands the buffer to the writer when it
     /// is full enough.

@@ -13,13 +13,13 @@ use crate::syntax::is_blank;
 
 use super::compound::{select, tuple_variant, Cell, ListSer, SelSink, TupleMap, TupleSer};
 use super::doc::Enc;
-use super::leaf::{e06, write_scalar, Pos};
+use super::leaf::{e06, write_scalar, write_trusted, At, Memo, Pos};
 use super::report::phase;
 use super::sink::{Abort, Keyed, Keys, Leaf, Or, Ser, Sink, Skip, R};
 
 /// The record being written.
 pub(super) struct Rec {
-    pub(super) cells: Vec<Cell>,
+    pub(super) cells: Vec<Box<Cell>>,
     /// Fields `0..cur` have their place in the line.
     cur: usize,
     /// Where the record starts in the output (at its `\n`).
@@ -31,18 +31,31 @@ pub(super) struct Rec {
     marks: Vec<Vec<usize>>,
     /// The fields whose values this record claimed (reused).
     claimed: Vec<usize>,
+    /// The `unique` fields and the marked lists.
+    uniques: Vec<usize>,
+    mlists: Vec<usize>,
+    /// The `k`-th struct field name of the last record (its address and
+    /// length) and the field it named: a struct's field names are
+    /// `'static`, so the same name is the same key.
+    names: Vec<(usize, usize, usize, bool)>,
 }
 
 impl Rec {
     pub(super) fn new(contract: &Contract) -> Self {
-        let n = contract.fields().len();
+        let fields = contract.fields();
+        let n = fields.len();
         Rec {
-            cells: (0..n).map(|_| Cell::default()).collect(),
+            cells: (0..n).map(|_| Box::default()).collect(),
             cur: 0,
             start: 0,
             whole: None,
             marks: vec![Vec::new(); n],
             claimed: Vec::new(),
+            uniques: (0..n).filter(|&i| fields[i].unique).collect(),
+            mlists: (0..n)
+                .filter(|&i| matches!(fields[i].kind, Kind::MList { .. }))
+                .collect(),
+            names: Vec::new(),
         }
     }
 }
@@ -118,6 +131,7 @@ impl<'a, 'c> Sink for RecordSink<'a, 'c> {
         Ok(Keys::new(RecordKeys {
             enc: self.enc,
             next: 0,
+            k: 0,
         }))
     }
 }
@@ -126,6 +140,8 @@ struct RecordKeys<'a, 'c> {
     enc: &'a mut Enc<'c>,
     /// The field the next key most likely names.
     next: usize,
+    /// How many struct fields came before.
+    k: usize,
 }
 
 /// Which canonical key of a field a key is.
@@ -163,22 +179,11 @@ fn find_key(fields: &[Field], key: &str, hint: usize) -> Option<(usize, Role)> {
         .find_map(|(i, f)| role(f).map(|r| (i, r)))
 }
 
-impl Keyed for RecordKeys<'_, '_> {
-    fn entry<V: Serialize + ?Sized>(&mut self, key: &str, v: &V) -> R {
+impl RecordKeys<'_, '_> {
+    /// Writes the value of field `i` (or its selection).
+    fn put<V: Serialize + ?Sized>(&mut self, i: usize, role: Role, v: &V) -> R {
         let enc = &mut *self.enc;
-        if enc.rec.whole.is_some() {
-            return Ok(());
-        }
-        let fields = enc.c.fields();
-        let Some((i, role)) = find_key(fields, key, self.next) else {
-            enc.rec.whole = Some((
-                Code::E05,
-                format!("'{key}' is not a field of contract '{}'", enc.c.prefix()),
-                Some(key.to_string()),
-            ));
-            return Ok(());
-        };
-        let mlist = matches!(fields[i].kind, Kind::MList { .. });
+        let mlist = enc.rec.mlists.contains(&i);
         // the next key is most likely the next field (or this marked
         // list's selection)
         self.next = if mlist && role == Role::Value {
@@ -194,6 +199,61 @@ impl Keyed for RecordKeys<'_, '_> {
             }));
         }
         enc.write_field(i, v)
+    }
+
+    fn unknown(&mut self, key: &str) {
+        let enc = &mut *self.enc;
+        enc.rec.whole = Some((
+            Code::E05,
+            format!("'{key}' is not a field of contract '{}'", enc.c.prefix()),
+            Some(key.to_string()),
+        ));
+    }
+}
+
+impl Keyed for RecordKeys<'_, '_> {
+    fn entry<V: Serialize + ?Sized>(&mut self, key: &str, v: &V) -> R {
+        if self.enc.rec.whole.is_some() {
+            return Ok(());
+        }
+        match find_key(self.enc.c.fields(), key, self.next) {
+            Some((i, role)) => self.put(i, role, v),
+            None => {
+                self.unknown(key);
+                Ok(())
+            }
+        }
+    }
+    fn field<V: Serialize + ?Sized>(&mut self, key: &'static str, v: &V) -> R {
+        if self.enc.rec.whole.is_some() {
+            return Ok(());
+        }
+        let k = self.k;
+        self.k += 1;
+        let id = (key.as_ptr() as usize, key.len());
+        let names = &mut self.enc.rec.names;
+        if let Some(&(p, l, i, sel)) = names.get(k) {
+            if (p, l) == id {
+                let role = if sel { Role::Selection } else { Role::Value };
+                return self.put(i, role, v);
+            }
+        }
+        match find_key(self.enc.c.fields(), key, self.next) {
+            Some((i, role)) => {
+                let names = &mut self.enc.rec.names;
+                let entry = (id.0, id.1, i, role == Role::Selection);
+                if k < names.len() {
+                    names[k] = entry;
+                } else if k == names.len() {
+                    names.push(entry);
+                }
+                self.put(i, role, v)
+            }
+            None => {
+                self.unknown(key);
+                Ok(())
+            }
+        }
     }
     fn finish(self) -> R {
         Ok(())
@@ -214,16 +274,14 @@ impl FieldSink<'_> {
     fn wrong(self, json_type: &'static str) {
         let fail = match &self.f.kind {
             Kind::Scalar(s) => {
-                let mut sink = String::new();
-                match write_scalar(
-                    &mut sink,
-                    &Leaf::Other(json_type),
+                let at = At {
                     s,
-                    self.sep,
-                    Pos::Field,
-                    true,
-                    None,
-                ) {
+                    sep: self.sep,
+                    pos: Pos::Field,
+                    ranged: true,
+                };
+                let (mut sink, mut memo) = (String::new(), Memo::default());
+                match write_scalar(&mut sink, &Leaf::Other(json_type), &at, None, &mut memo) {
                     Err(f) => f,
                     Ok(_) => e06(format!("got {json_type}")),
                 }
@@ -248,8 +306,18 @@ impl<'a> Sink for FieldSink<'a> {
             self.wrong(leaf.json_type());
             return Ok(());
         };
-        let key = self.f.unique.then_some(&mut self.cell.key);
-        match write_scalar(self.out, &leaf, s, self.sep, Pos::Field, true, key) {
+        let at = At {
+            s,
+            sep: self.sep,
+            pos: Pos::Field,
+            ranged: true,
+        };
+        let cell = &mut *self.cell;
+        if !self.f.unique && write_trusted(self.out, &leaf, &at, &cell.memo) {
+            return Ok(());
+        }
+        let key = self.f.unique.then_some(&mut cell.key);
+        match write_scalar(self.out, &leaf, &at, key, &mut cell.memo) {
             Err(f) => self.cell.refuse(f),
             Ok(w) if w.empty => self
                 .cell
@@ -330,7 +398,11 @@ impl Enc<'_> {
         rec.cur = 0;
         rec.whole = None;
         for c in &mut rec.cells {
-            c.clear();
+            // the rest of a cell is reset when its field is written
+            c.set = false;
+        }
+        for &i in &rec.mlists {
+            rec.cells[i].sel = super::compound::SelIn::Null;
         }
         self.out.buf.push('\n');
     }
@@ -485,18 +557,15 @@ impl Enc<'_> {
             self.found.truncate(found);
         } else {
             self.record_lines += 1;
-            self.claim(line, invalid);
+            if !self.rec.uniques.is_empty() {
+                self.claim(line, invalid);
+            }
         }
-        self.mark();
+        if !self.rec.mlists.is_empty() {
+            self.mark();
+        }
         let bad = blank || self.refusals.len() > refusals || self.found.len() > found;
         let start = self.rec.start;
-        if self.records == 1 && !self.out.streams() && !bad {
-            // the first record tells how much the others will need
-            let per = self.out.buf.len() - start;
-            self.out
-                .buf
-                .reserve(per.saturating_mul(self.n.saturating_sub(1)) / 8 * 9);
-        }
         self.out.end(start, bad)
     }
 
@@ -506,10 +575,9 @@ impl Enc<'_> {
         let fields = self.c.fields();
         let mut clashes = false;
         self.rec.claimed.clear();
-        for (i, f) in fields.iter().enumerate() {
-            if !f.unique {
-                continue;
-            }
+        for u in 0..self.rec.uniques.len() {
+            let i = self.rec.uniques[u];
+            let f = &fields[i];
             let cell = &mut self.rec.cells[i];
             let empty_list =
                 matches!(f.kind, Kind::List { .. } | Kind::MList { .. }) && cell.count == 0;
@@ -559,15 +627,10 @@ impl Enc<'_> {
     /// Writes the `*` after the selected elements of each marked list
     /// (the last list first, so that the places before stay where they are).
     fn mark(&mut self) {
-        let fields = self.c.fields();
         let rec = &mut self.rec;
-        for (i, f) in fields.iter().enumerate().rev() {
+        for &i in rec.mlists.iter().rev() {
             let cell = &rec.cells[i];
-            if !matches!(f.kind, Kind::MList { .. })
-                || !cell.set
-                || cell.refused.is_some()
-                || cell.end == cell.start
-            {
+            if !cell.set || cell.refused.is_some() || cell.end == cell.start {
                 continue;
             }
             for &k in rec.marks[i].iter().rev() {

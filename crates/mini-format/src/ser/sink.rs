@@ -57,8 +57,10 @@ pub(super) enum Leaf<'a> {
     U128(u128),
     F64(f64),
     F32(f32),
-    /// A string, a char or a unit variant's name.
+    /// A string or a char.
     Str(&'a str),
+    /// A unit variant's name.
+    Name(&'static str),
     /// A `serde_json::Number` under `arbitrary_precision`: its digits.
     Num(&'a str),
     /// A sequence or map met where a leaf is expected: its JSON type.
@@ -78,7 +80,7 @@ impl Leaf<'_> {
             | Leaf::F64(_)
             | Leaf::F32(_)
             | Leaf::Num(_) => "a number",
-            Leaf::Str(_) => "a string",
+            Leaf::Str(_) | Leaf::Name(_) => "a string",
             Leaf::Other(t) => t,
         }
     }
@@ -209,7 +211,7 @@ impl<S: Sink> ser::Serializer for Ser<S> {
         self.0.leaf(Leaf::Null)
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> R {
-        self.0.leaf(Leaf::Str(variant))
+        self.0.leaf(Leaf::Name(variant))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R {
         v.serialize(self)
@@ -441,7 +443,7 @@ impl<K: Keyed> ser::SerializeStruct for Or<Keys<K>> {
     type Error = Abort;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R {
         match self {
-            Or::Go(t) => t.k.entry(key, v),
+            Or::Go(t) => t.k.field(key, v),
             Or::Skip => Ok(()),
         }
     }
@@ -456,6 +458,10 @@ impl<K: Keyed> ser::SerializeStruct for Or<Keys<K>> {
 /// A map or struct of named entries.
 pub(super) trait Keyed {
     fn entry<V: Serialize + ?Sized>(&mut self, key: &str, v: &V) -> R;
+    /// A struct's field: its name is `'static` (its text never changes).
+    fn field<V: Serialize + ?Sized>(&mut self, key: &'static str, v: &V) -> R {
+        self.entry(key, v)
+    }
     fn finish(self) -> R;
 }
 
@@ -506,7 +512,7 @@ impl<K: Keyed> ser::SerializeStruct for Keys<K> {
     type Ok = ();
     type Error = Abort;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R {
-        self.k.entry(key, v)
+        self.k.field(key, v)
     }
     fn end(self) -> R {
         self.k.finish()
