@@ -29,7 +29,7 @@ pub(super) struct Enc<'c> {
     /// What the engine would report on the text, in its order.
     pub(super) found: Vec<Diagnostic>,
     /// The header's entries, as given (the probe walk).
-    pub(super) head: Vec<Box<HEntry>>,
+    pub(super) head: Vec<HEntry>,
     /// The header as the engine reads it: the facts lists are checked
     /// against (count keys).
     pub(super) info: HeaderInfo,

@@ -74,11 +74,11 @@ impl Keyed for HeaderKeys<'_, '_> {
         }
         let enc = &mut *self.enc;
         let decl = enc.c.header_keys().iter().position(|h| h.name == key);
-        let mut e = Box::new(HEntry {
+        let mut e = HEntry {
             key: key.to_string(),
             decl,
             ..HEntry::default()
-        });
+        };
         let valid = is_key(key);
         v.serialize(Ser(ValueSink {
             enc: &mut *enc,

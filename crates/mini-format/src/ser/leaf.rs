@@ -117,9 +117,14 @@ fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
 pub(super) struct Memo {
     ints: Option<(i128, i128)>,
     floats: Option<(f64, f64)>,
-    names: [(usize, usize); 8],
-    named: usize,
+    /// Accepted names (at most [`NAMES`]): address, length, and whether
+    /// they are written as they are (nothing to escape where they go).
+    names: Vec<(usize, usize, bool)>,
+    next_name: usize,
 }
+
+/// How many enumeration names a [`Memo`] keeps.
+const NAMES: usize = 8;
 
 impl Memo {
     fn has_int(&self, v: i128) -> bool {
@@ -137,15 +142,19 @@ impl Memo {
                 .map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))),
         );
     }
-    fn has_name(&self, t: &'static str) -> bool {
+    /// Whether `t` was accepted: `Some(plain)`.
+    fn name(&self, t: &'static str) -> Option<bool> {
         let k = (t.as_ptr() as usize, t.len());
-        self.names[..self.named].contains(&k)
+        self.names.iter().find(|n| (n.0, n.1) == k).map(|n| n.2)
     }
-    fn add_name(&mut self, t: &'static str) {
-        let k = (t.as_ptr() as usize, t.len());
-        let i = self.named % self.names.len();
-        self.names[i] = k;
-        self.named = (self.named + 1).min(self.names.len());
+    fn add_name(&mut self, t: &'static str, plain: bool) {
+        let n = (t.as_ptr() as usize, t.len(), plain);
+        if self.names.len() < NAMES {
+            self.names.push(n);
+        } else {
+            self.names[self.next_name] = n;
+            self.next_name = (self.next_name + 1) % NAMES;
+        }
     }
 }
 
@@ -195,10 +204,17 @@ pub(super) fn write_trusted(out: &mut String, leaf: &Leaf<'_>, at: &At<'_>, memo
                 _ => false,
             }
         }
-        (ScalarType::Enum, Leaf::Name(t)) if memo.has_name(t) => {
-            put_text(out, t, at.pos, at.sep);
-            true
-        }
+        (ScalarType::Enum, Leaf::Name(t)) => match memo.name(t) {
+            Some(true) => {
+                out.push_str(t);
+                true
+            }
+            Some(false) => {
+                put_text(out, t, at.pos, at.sep);
+                true
+            }
+            None => false,
+        },
         (ScalarType::Int, Leaf::I64(_) | Leaf::U64(_)) if plain_numbers => {
             if at.bounded() && !memo.has_int(int_value(leaf)) {
                 return false;
@@ -248,7 +264,7 @@ fn write_any(
     let start = out.len();
     match s.ty {
         ScalarType::Str | ScalarType::Enum | ScalarType::Date => match *leaf {
-            Leaf::Name(t) if s.ty != ScalarType::Date && memo.has_name(t) => {
+            Leaf::Name(t) if s.ty != ScalarType::Date && memo.name(t).is_some() => {
                 put_text(out, t, pos, sep);
                 if let Some(k) = key {
                     Atom::Str(Cow::Borrowed(t)).unique_key(k);
@@ -260,7 +276,7 @@ fn write_any(
                 put_text(out, t, pos, sep);
                 let w = judge_text(t, s, ranged, key);
                 if let (Leaf::Name(t), None, false) = (leaf, &w.found, w.empty) {
-                    memo.add_name(t);
+                    memo.add_name(t, out[start..] == **t);
                 }
                 Ok(w)
             }

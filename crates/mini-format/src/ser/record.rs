@@ -19,7 +19,7 @@ use super::sink::{Abort, Keyed, Keys, Leaf, Or, Ser, Sink, Skip, R};
 
 /// The record being written.
 pub(super) struct Rec {
-    pub(super) cells: Vec<Box<Cell>>,
+    pub(super) cells: Vec<Cell>,
     /// Fields `0..cur` have their place in the line.
     cur: usize,
     /// Where the record starts in the output (at its `\n`).
@@ -34,6 +34,8 @@ pub(super) struct Rec {
     /// The `unique` fields and the marked lists.
     uniques: Vec<usize>,
     mlists: Vec<usize>,
+    /// Whether the contract has extensions (trailing null ones are dropped).
+    extensions: bool,
     /// The `k`-th struct field name of the last record (its address and
     /// length) and the field it named: a struct's field names are
     /// `'static`, so the same name is the same key.
@@ -45,7 +47,7 @@ impl Rec {
         let fields = contract.fields();
         let n = fields.len();
         Rec {
-            cells: (0..n).map(|_| Box::default()).collect(),
+            cells: (0..n).map(|_| Cell::default()).collect(),
             cur: 0,
             start: 0,
             whole: None,
@@ -56,6 +58,7 @@ impl Rec {
                 .filter(|&i| matches!(fields[i].kind, Kind::MList { .. }))
                 .collect(),
             names: Vec::new(),
+            extensions: fields.iter().any(|f| f.extension),
         }
     }
 }
@@ -545,12 +548,19 @@ impl Enc<'_> {
             }
         }
         // trailing null extensions are not written
-        let last = fields
-            .iter()
-            .zip(&rec.cells)
-            .rposition(|(f, c)| !f.extension || c.end > c.start);
-        buf.truncate(last.map_or(rec.start + 1, |j| rec.cells[j].end));
-        let blank = is_blank(&buf[rec.start + 1..]);
+        if rec.extensions {
+            let last = fields
+                .iter()
+                .zip(&rec.cells)
+                .rposition(|(f, c)| !f.extension || c.end > c.start);
+            buf.truncate(last.map_or(rec.start + 1, |j| rec.cells[j].end));
+        }
+        // (a line that starts with a printable character is not blank)
+        let blank = !buf
+            .as_bytes()
+            .get(rec.start + 1)
+            .is_some_and(u8::is_ascii_graphic)
+            && is_blank(&buf[rec.start + 1..]);
         let invalid = self.refusals.len() > refusals || self.found.len() > found;
         if blank {
             // the reader skips a blank line: no record there (E04 at the end)

@@ -110,7 +110,7 @@ const HI: u64 = 0x8080_8080_8080_8080;
 #[inline(always)]
 fn flags<const SEP: bool>(w: u64, splat: u64) -> u64 {
     let below_cr = w.wrapping_sub(LO * 0x0E) & !w;
-    let x = (w | LO * 0x20) ^ (LO * u64::from(b'|'));
+    let x = (w | (LO * 0x20)) ^ (LO * u64::from(b'|'));
     let mut m = below_cr | (x.wrapping_sub(LO) & !x);
     if SEP {
         let y = w ^ splat;
