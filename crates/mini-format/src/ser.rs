@@ -58,11 +58,12 @@ pub fn to_string<T: Serialize + Mini>(value: &T) -> Result<String> {
 /// holds a **partial document**: a prefix of the text cut at a record
 /// boundary (possibly empty), the header line and the records handed over
 /// before the first record with an error; the rest, that record included,
-/// is never written (serialization goes on only to collect every error).
-/// An error found only once every record is written (a record that writes
-/// a blank line, which the parser skips: E04) comes after the whole text
-/// has been handed over. When the writer itself fails, the error is the
-/// I/O error and the writer holds whatever it accepted.
+/// is never written (serialization goes on only to collect every error;
+/// a record that would write a blank line, E04, counts as one with an
+/// error). Only a records sequence that gives fewer records than the
+/// length it announced is found at its end, after the whole text has been
+/// handed over. When the writer itself fails, the error is the I/O error
+/// and the writer holds whatever it accepted.
 pub fn to_writer<W: Write, T: Serialize + Mini>(mut writer: W, value: &T) -> Result<()> {
     let contract = T::cached_contract()?;
     doc::encode(value, &contract, Some(&mut writer)).map(drop)
