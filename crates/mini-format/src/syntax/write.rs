@@ -36,62 +36,128 @@ pub fn escape_scalar_sep_into(out: &mut String, text: &str, sep: char) {
     }
 }
 
-/// The bytes every value escapes: `\\`, `|`, LF and CR.
-const ESCAPED: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'\\' as usize] = true;
-    t[b'|' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t
-};
-
 fn escape_chars(out: &mut String, text: &str, sep: Option<char>) {
     // One pass over the bytes: runs with nothing to escape are found eight
-    // bytes at a time and copied whole; a separator is found by its first
-    // byte, which never occurs inside another character.
+    // bytes at a time ([`next_candidate`]) and copied whole; a separator is
+    // found by its first byte, which never occurs inside another character.
     let mut buf = [0u8; 4];
     let sep: &[u8] = match sep {
+        Some(c) if c.is_ascii() => {
+            buf[0] = c as u8;
+            &buf[..1]
+        }
         Some(c) => c.encode_utf8(&mut buf).as_bytes(),
         None => &[],
     };
-    // the separator's first byte (a backslash stands for "none": it is
-    // escaped anyway)
-    let sep_first = sep.first().copied().unwrap_or(b'\\');
+    match sep.first() {
+        Some(&s) => escape_runs::<true>(out, text, sep, s),
+        None => escape_runs::<false>(out, text, sep, 0),
+    }
+}
+
+/// [`escape_chars`] once the separator is known: `SEP` says whether there
+/// is one, `first` is its first byte.
+#[inline(always)]
+fn escape_runs<const SEP: bool>(out: &mut String, text: &str, sep: &[u8], first: u8) {
     let bytes = text.as_bytes();
+    let splat = LO * u64::from(first);
     let (mut run, mut i) = (0, 0);
     loop {
-        i = super::scan::find_any(bytes, i, [b'\\', b'|', b'\n', b'\r', sep_first]);
+        i = next_candidate::<SEP>(bytes, i, first, splat);
         let Some(&b) = bytes.get(i) else {
             break;
         };
-        // (the escape written, the bytes it replaces); 0: the separator
-        let (escape, len) = if ESCAPED[usize::from(b)] {
-            match b {
-                b'\\' => ("\\\\", 1),
-                b'|' => ("\\|", 1),
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => ("\\n", 2),
-                _ => ("\\n", 1),
+        match b {
+            // `\`, `|` and the separator are written after a backslash:
+            // the character itself starts the next run
+            b'\\' | b'|' => {}
+            _ if SEP && b == first && bytes[i..].starts_with(sep) => {}
+            // a line break (LF, CRLF or a lone CR) is written `\n`
+            b'\n' | b'\r' => {
+                out.push_str(&text[run..i]);
+                out.push_str("\\n");
+                i += if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                run = i;
+                continue;
             }
-        } else if b == sep_first && bytes[i..].starts_with(sep) {
-            ("\\", 0)
-        } else {
-            i += 1;
-            continue;
-        };
+            // another control byte below CR: nothing to escape
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
         // `i` is at an ASCII byte or at the first byte of the separator:
         // a character boundary
         out.push_str(&text[run..i]);
-        out.push_str(escape);
-        if len == 0 {
-            out.push_str(&text[i..i + sep.len()]);
-            i += sep.len();
-        } else {
-            i += len;
-        }
+        out.push('\\');
         run = i;
+        i += if b.is_ascii() { 1 } else { sep.len() };
     }
     out.push_str(&text[run..]);
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` that may need escaping: below CR (LF,
+/// CR and the control bytes before them), `\` or `|` (which differ only in
+/// bit 5), or the separator's first byte (`splat`, when `SEP`). A borrow
+/// may flag bytes above a flagged one too: only the lowest flag is exact.
+#[inline(always)]
+fn flags<const SEP: bool>(w: u64, splat: u64) -> u64 {
+    let below_cr = w.wrapping_sub(LO * 0x0E) & !w;
+    let x = (w | (LO * 0x20)) ^ (LO * u64::from(b'|'));
+    let mut m = below_cr | (x.wrapping_sub(LO) & !x);
+    if SEP {
+        let y = w ^ splat;
+        m |= y.wrapping_sub(LO) & !y;
+    }
+    m & HI
+}
+
+/// The index of the first byte of `bytes[from..]` that may need escaping
+/// (see [`flags`]; the caller checks it), or `bytes.len()`. Eight bytes
+/// per step; the last bytes are read in the word that ends the text (its
+/// bytes already read hold no candidate, so no borrow starts there), and a
+/// text shorter than a word byte by byte.
+#[inline(always)]
+fn next_candidate<const SEP: bool>(bytes: &[u8], from: usize, first: u8, splat: u64) -> usize {
+    let n = bytes.len();
+    let mut i = from;
+    while i + 8 <= n {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let m = flags::<SEP>(u64::from_le_bytes(word), splat);
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    if i >= n {
+        return n;
+    }
+    if n >= 8 {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[n - 8..]);
+        let seen = 8 - (n - i);
+        let m = flags::<SEP>(u64::from_le_bytes(word), splat) & (u64::MAX << (8 * seen));
+        return if m == 0 {
+            n
+        } else {
+            n - 8 + (m.trailing_zeros() / 8) as usize
+        };
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b < 0x0E || b | 0x20 == b'|' || (SEP && b == first) {
+            return i;
+        }
+        i += 1;
+    }
+    n
 }
 
 /// The escaping rules written out one character at a time, as SPEC 1.1
@@ -197,6 +263,9 @@ mod tests {
     fn one_pass_matches_the_definition() {
         let alphabet = [
             'a', '\\', '|', '\n', '\r', ',', ';', '\t', '·', 'é', '😀', '*', '"', ' ',
+            // control bytes below CR (candidates that need no escape), the
+            // first byte above them, and DEL
+            '\u{1}', '\u{e}', '\u{7f}',
         ];
         let mut rng = crate::test_rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {

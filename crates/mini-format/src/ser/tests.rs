@@ -1,0 +1,357 @@
+//! The serializer on typed values, against `dumps` of the same value as a
+//! `serde_json::Value` (`serde_json::to_value`): two different serde inputs
+//! (Rust types, and the dynamic `Value`) through the one serializer.
+
+use serde_json::json;
+
+use crate::contract::Contract;
+
+fn contract() -> Contract {
+    Contract::from_json(
+        r#"{"prefix": "q", "records_key": "items",
+        "header": {"keys": {"k": {"type": "int"}, "topic": {"type": "str"}}},
+        "core": [
+            {"name": "id", "type": "str", "unique": true},
+            {"name": "options", "type": "mlist", "count_key": "k",
+             "json": {"items": "options", "selected": "answer"}},
+            {"name": "many", "type": "mlist", "marker": "any",
+             "json": {"items": "many", "selected": "picked"}},
+            {"name": "x", "type": "float"},
+            {"name": "n", "type": "int", "min": -5},
+            {"name": "d", "type": "decimal", "optional": true},
+            {"name": "ok", "type": "bool"},
+            {"name": "tags", "type": "list", "item": "str", "optional": true},
+            {"name": "pt", "type": "tuple", "items": [
+                {"name": "a", "type": "float"},
+                {"name": "b", "type": "str", "optional": true}]}
+        ],
+        "extensions": [{"name": "note", "type": "str"}]}"#,
+    )
+    .unwrap()
+}
+
+#[derive(serde::Serialize)]
+struct Doc {
+    prefix: &'static str,
+    header: Header,
+    items: Vec<Rec>,
+}
+
+#[derive(serde::Serialize)]
+struct Header {
+    n: u32,
+    k: u8,
+    topic: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct Rec {
+    id: String,
+    options: Vec<String>,
+    answer: usize,
+    many: Vec<&'static str>,
+    picked: Option<Vec<u8>>,
+    x: f64,
+    n: i64,
+    d: Option<crate::typed::Decimal>,
+    ok: bool,
+    tags: Option<Vec<String>>,
+    pt: Pt,
+    note: Option<&'static str>,
+}
+
+#[derive(serde::Serialize)]
+struct Pt {
+    // f64: `to_value` (the reference side) widens an f32 to f64 digits
+    // without `arbitrary_precision`, while the writer prints the f32's
+    // own shortest digits (`f32_is_written_with_its_own_digits`).
+    a: f64,
+    b: Option<&'static str>,
+}
+
+/// A typed value is written as `dumps` writes the same value made a
+/// `serde_json::Value` (floats, `Option`s, decimals, escapes, markers).
+#[test]
+fn typed_values_are_written_as_dumps_writes_their_json() {
+    let c = contract();
+    let floats = [
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        0.1,
+        1e-7,
+        1e-16,
+        123456.789,
+        1e15,
+        1e20,
+        1e40,
+        -1e-40,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        0.30000000000000004,
+    ];
+    for (i, &x) in floats.iter().enumerate() {
+        let doc = Doc {
+            prefix: "q",
+            header: Header {
+                n: 0,
+                k: 3,
+                topic: Some("a|b\\c".into()),
+            },
+            items: vec![
+                Rec {
+                    id: format!("q{i}|\\,*"),
+                    options: vec!["a,b".into(), "\"q".into(), "c*".into()],
+                    answer: 2,
+                    many: vec!["x", "", "z"],
+                    picked: Some(vec![2, 0]),
+                    x,
+                    n: -3,
+                    d: Some("007.50".parse().unwrap()),
+                    ok: true,
+                    tags: Some(vec![]),
+                    pt: Pt { a: 0.1, b: None },
+                    note: Some("line\nbreak"),
+                },
+                Rec {
+                    id: "second".into(),
+                    options: vec!["a".into(), "b".into(), "c".into()],
+                    answer: 0,
+                    many: vec![],
+                    picked: None,
+                    x: x / 3.0,
+                    n: 4,
+                    d: None,
+                    ok: false,
+                    tags: None,
+                    pt: Pt {
+                        a: -1e-20,
+                        b: Some("t"),
+                    },
+                    note: None,
+                },
+            ],
+        };
+        let typed = super::to_string_with_contract(&doc, &c).unwrap();
+        let dumps = crate::value::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
+        assert_eq!(typed, dumps, "{x}");
+        assert!(crate::value::check(&typed, &c).is_ok(), "{typed}");
+    }
+}
+
+/// A tuple of one null component is written as `dumps` writes it.
+#[test]
+fn single_null_component_tuple_as_dumps() {
+    #[derive(serde::Serialize)]
+    struct D {
+        records: Vec<R>,
+    }
+    #[derive(serde::Serialize)]
+    struct R {
+        id: u8,
+        t: T,
+    }
+    #[derive(serde::Serialize)]
+    struct T {
+        a: Option<i64>,
+    }
+    for optional in [false, true] {
+        let c = Contract::from_json(&format!(
+            r#"{{"prefix": "p", "core": [{{"name": "id", "type": "int"}},
+            {{"name": "t", "type": "tuple", "optional": {optional},
+              "items": [{{"name": "a", "type": "int", "optional": true}}]}}]}}"#
+        ))
+        .unwrap();
+        let doc = D {
+            records: vec![
+                R {
+                    id: 1,
+                    t: T { a: None },
+                },
+                R {
+                    id: 2,
+                    t: T { a: Some(3) },
+                },
+            ],
+        };
+        let dumps = crate::value::dumps(&serde_json::to_value(&doc).unwrap(), &c);
+        let got = super::to_string_with_contract(&doc, &c);
+        assert_eq!(
+            got.as_ref().map_err(ToString::to_string),
+            dumps.as_ref().map_err(ToString::to_string)
+        );
+        // `""` reads back as the null component
+        let text = got.unwrap();
+        assert!(text.ends_with("\n1|\"\"\n2|3"), "{text}");
+    }
+}
+
+/// Each refusal, and each violation the engine would find, with its code,
+/// line and field; the serializer goes on after one, so a second record's
+/// error is reported too.
+#[test]
+fn refusals_and_violations_have_the_parser_codes() {
+    let c = contract();
+    let base = json!({
+        "id": "a", "options": ["a", "b", "c"], "answer": 1, "many": ["x"], "picked": [0],
+        "x": 1.5, "n": 1, "ok": true, "pt": {"a": 1}
+    });
+    let e = |code: &str| crate::Code::parse(code).unwrap();
+    for (k, v, code, field) in [
+        ("answer", json!(3), "E08", "options"),
+        ("answer", json!([1]), "E08", "options"),
+        ("answer", json!(-1), "E08", "options"),
+        ("picked", json!(0), "E08", "many"),
+        ("picked", json!([0, 0]), "E08", "many"),
+        ("picked", json!([null]), "E08", "many"),
+        ("n", json!(1.5), "E06", "n"),
+        ("n", json!(-9), "E13", "n"),
+        ("x", json!("1"), "E06", "x"),
+        ("id", json!(" a"), "E06", "id"),
+        ("id", json!(""), "E06", "id"),
+        ("id", json!(null), "E06", "id"),
+        ("ok", json!(1), "E06", "ok"),
+        ("pt", json!({"a": 1, "c": 2}), "E07", "pt"),
+        ("pt", json!({"b": "x"}), "E06", "pt"),
+        ("pt", json!([1]), "E06", "pt"),
+        ("options", json!(["a", "b"]), "E07", "options"),
+        ("options", json!("a"), "E06", "options"),
+        ("d", json!(2.5), "E06", "d"),
+        ("tags", json!(["a", 1]), "E06", "tags"),
+        ("zzz", json!(1), "E05", "zzz"),
+    ] {
+        let mut rec = base.clone();
+        rec[k] = v.clone();
+        let obj = json!({"header": {"k": 3}, "items": [base.clone(), rec]});
+        let err = super::to_string_with_contract(&obj, &c).expect_err(&format!("{k}: {v}"));
+        let d = &err.diagnostics()[0];
+        assert_eq!(
+            (d.code(), d.line(), d.field()),
+            (e(code), 3, Some(field)),
+            "{k}: {v}: {err}"
+        );
+        // a third record with its own error is reported after it
+        let mut third = base.clone();
+        third["id"] = json!(5);
+        let obj = json!({"header": {"k": 3}, "items": [base.clone(), rec, third]});
+        let err = super::to_string_with_contract(&obj, &c).unwrap_err();
+        let last = err.diagnostics().last().unwrap();
+        assert_eq!((last.line(), last.field()), (4, Some("id")), "{err}");
+    }
+    let err = super::to_string_with_contract(
+        &json!({"prefix": "other", "header": {"k": 3}, "items": [base.clone()]}),
+        &c,
+    )
+    .unwrap_err();
+    assert_eq!(
+        (err.code(), err.diagnostics()[0].line()),
+        (Some(e("E02")), 1)
+    );
+    let err = super::to_string_with_contract(
+        &json!({"header": {"k": 3}, "items": [base.clone(), base.clone()]}),
+        &c,
+    )
+    .unwrap_err();
+    let d = &err.diagnostics()[0];
+    assert_eq!((d.code(), d.line(), d.field()), (e("E11"), 3, Some("id")));
+}
+
+/// The header's place among the keys does not matter: the header line is
+/// written first, once, with `n` the number of records, and the records
+/// are checked against it (count keys) as they are written.
+#[test]
+fn the_header_may_come_after_the_records() {
+    let c = Contract::from_json(
+        r#"{"prefix": "e", "header": {"keys": {"k": {"type": "int"}}},
+        "core": [
+            {"name": "id", "type": "int", "unique": true, "min": 0},
+            {"name": "lvl", "type": "enum", "values": ["lo", "hi"]},
+            {"name": "day", "type": "date", "optional": true},
+            {"name": "xs", "type": "list", "item": "int", "count_key": "k"}
+        ]}"#,
+    )
+    .unwrap();
+    let rec = |id: i64, lvl: &str, day: Option<&str>, xs: &[i64]| json!({"id": id, "lvl": lvl, "day": day, "xs": xs});
+    #[derive(serde::Serialize)]
+    struct Late {
+        records: Vec<serde_json::Value>,
+        header: serde_json::Value,
+    }
+    let records = vec![
+        rec(1, "lo", Some("2026-11-30"), &[1, 2]),
+        rec(2, "hi", None, &[3, 4]),
+    ];
+    let late = Late {
+        records: records.clone(),
+        header: json!({"k": 2, "n": 7}),
+    };
+    let first = json!({"header": {"k": 2}, "records": records});
+    let text = super::to_string_with_contract(&late, &c).unwrap();
+    assert_eq!(text, crate::value::dumps(&first, &c).unwrap());
+    assert_eq!(text, "e|n=2|k=2\n1|lo|2026-11-30|1,2\n2|hi||3,4");
+    for (records, code, line) in [
+        (vec![rec(1, "lo", None, &[1, 2, 3])], "E07", 2),
+        (vec![rec(1, "mid", None, &[1, 2])], "E10", 2),
+        (vec![rec(1, "lo", Some("2026-02-30"), &[1, 2])], "E06", 2),
+        (vec![rec(-1, "lo", None, &[1, 2])], "E13", 2),
+        (
+            vec![rec(7, "lo", None, &[1, 2]), rec(7, "hi", None, &[1, 2])],
+            "E11",
+            3,
+        ),
+    ] {
+        let bad = Late {
+            records,
+            header: json!({"k": 2}),
+        };
+        let err = super::to_string_with_contract(&bad, &c).unwrap_err();
+        let d = &err.diagnostics()[0];
+        assert_eq!((d.code().as_str(), d.line()), (code, line), "{err}");
+    }
+}
+
+/// An `f32` is written with its own shortest digits (`0.1`), not the
+/// digits of its widening to `f64` (`0.10000000149011612`).
+#[test]
+fn f32_is_written_with_its_own_digits() {
+    #[derive(serde::Serialize)]
+    struct D {
+        records: Vec<R>,
+    }
+    #[derive(serde::Serialize)]
+    struct R {
+        x: f32,
+    }
+    let c = crate::contract::Contract::from_json(
+        r#"{"prefix": "f", "records_key": "records", "core": [{"name": "x", "type": "float"}]}"#,
+    )
+    .unwrap();
+    let doc = D {
+        records: vec![R { x: 0.1 }],
+    };
+    assert_eq!(
+        super::to_string_with_contract(&doc, &c).unwrap(),
+        "f|n=1\n0.1"
+    );
+}
+
+/// On a tie between two shortest spellings (-1287950157429410.25 is
+/// exactly an f64: `.2` and `.3` both read back as it), `dumps` of a
+/// `Value` and the writer of a Rust `f64` pick the same one.
+#[test]
+fn float_tie_is_written_alike_by_dumps_and_the_writer() {
+    let c = crate::contract::Contract::from_json(
+        r#"{"prefix": "f", "records_key": "records", "core": [{"name": "x", "type": "float"}]}"#,
+    )
+    .unwrap();
+    let x = -5151800629717641.0_f64 / 4.0; // exactly -1287950157429410.25
+    let v = serde_json::json!({"records": [{"x": x}]});
+    let dumps = crate::value::dumps(&v, &c).unwrap();
+    assert_eq!(super::to_string_with_contract(&v, &c).unwrap(), dumps);
+    // (with `arbitrary_precision` a `Number` keeps the digits it was
+    // made with, and those are what `dumps` writes)
+    if !crate::number::ARBITRARY_PRECISION {
+        assert_eq!(dumps, format!("f|n=1\n{x}"));
+    }
+}
