@@ -320,8 +320,8 @@ impl Runner {
             "dumps" => {
                 let c = self.contract_of(case, dir)?;
                 let res = dumps(&case.input, &c);
-                // the typed serializer (direct encoder, per-value checks)
-                // must agree with `dumps`, text for text and error for error
+                // `to_string_with_contract` must agree with `dumps`, text
+                // for text and error for error (one serializer, ADR 0023)
                 let typed = mini::to_string_with_contract(&case.input, &c);
                 let same = match (&res, &typed) {
                     (Ok(a), Ok(b)) => a == b,

@@ -62,7 +62,8 @@ where
     let contract = D::contract();
     let parsed = mini::parse(&mini_text, &contract).expect("generated text is valid");
     let json = parsed.into_canonical().to_string();
-    // the direct serializer writes what `dumps` writes
+    // the serializer driven by the Rust type writes what it writes when
+    // driven by the canonical `Value` (`dumps`)
     let via_dumps = mini::dumps(&serde_json::to_value(&doc).unwrap(), &contract).unwrap();
     assert_eq!(
         mini::to_string(&doc).unwrap(),

@@ -369,7 +369,7 @@ fn rust_integer_range_is_e13_with_the_serde_path() {
 /// Strict decoding reports every error of the document: serde reads
 /// records until the first line that breaks a rule (or whose value the Rust
 /// type refuses); from there the engine checks every line left, as
-/// `mini::parse` does (ADR 0023). A Rust type error on a line after the
+/// `mini::parse` does (ADR 0024). A Rust type error on a line after the
 /// first broken one is not seen (serde has stopped reading).
 #[test]
 fn every_error_of_the_document_is_reported_after_the_first() {

@@ -268,9 +268,10 @@ pub(crate) fn check_line_by_line(text: &str, c: &Contract, doc: &Document) {
     }
 }
 
-/// The typed serializer (`to_string_with_contract`: the direct encoder, checked
-/// value by value) writes what `dumps` wrote for `obj`, or refuses it with
-/// the same error codes.
+/// `to_string_with_contract` writes what `dumps` wrote for `obj`, or
+/// refuses it with the same error codes. Since ADR 0023 both are the one
+/// serializer (`dumps` drives it with a `Value`): this keeps them one entry
+/// point apart, and no more.
 #[track_caller]
 pub(crate) fn typed_writes_as_dumps(obj: &Value, c: &Contract, dumped: &mini::Result<String>) {
     let typed = mini::to_string_with_contract(obj, c);

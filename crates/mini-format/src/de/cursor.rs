@@ -1,4 +1,4 @@
-//! The single-pass record reader (ADR 0023): serde asks for a record's
+//! The single-pass record reader (ADR 0024): serde asks for a record's
 //! values one by one, and each is typed from the line's raw text by the
 //! engine's rule functions (`check_atom`, `check_arity`, `check_marker`,
 //! the list grammar) at the moment it is asked for, then visited at once.
