@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use crate::contract::{check_fork, Contract};
 use crate::error::{Diagnostic, Error, Result};
-use crate::value::{dumps, equivalent, parse, parse_lenient};
+use crate::value::{equivalent, parse, parse_lenient};
+use mini::dumps;
 
 /// One case of the suite.
 #[derive(Debug, Clone, Deserialize)]

@@ -92,7 +92,7 @@ pub fn canonical(contract: &Contract, records: usize, style: Style) -> Result<Va
     obj.insert("prefix".into(), Value::from(contract.prefix()));
     obj.insert("header".into(), Value::Object(s.header()?));
     obj.insert(contract.records_key().into(), Value::Array(rows));
-    let text = crate::value::dumps(&Value::Object(obj), contract)?;
+    let text = mini::dumps(&Value::Object(obj), contract)?;
     Ok(crate::value::parse(&text, contract)?.into_canonical())
 }
 

@@ -51,7 +51,7 @@ pub use error::{Code, Diagnostic, Error, Limit, Result};
 #[cfg(feature = "derive")]
 pub use mini_format_derive::Mini;
 pub use read::Limits;
-pub use ser::{to_string, to_string_with_contract, to_writer};
+pub use ser::{dumps, to_string, to_string_with_contract, to_writer};
 pub use stream::{PushOptions, PushParser, StreamEnd};
 pub use typed::{Date, Decimal, Mini, MiniDocument};
 // the old names, kept as deprecated aliases (ADR 0019)
@@ -64,7 +64,7 @@ pub use stream::{Reader, ReaderOptions};
 #[allow(deprecated)]
 pub use value::validate;
 pub use value::{
-    check, detect_prefix, dumps, from_utf8, parse, parse_lenient, parse_lenient_with_limits,
+    check, detect_prefix, from_utf8, parse, parse_lenient, parse_lenient_with_limits,
     parse_with_limits, Document, ParseReport, Record,
 };
 #[allow(deprecated)]

@@ -19,6 +19,7 @@
 
 mod compound;
 mod doc;
+mod enc;
 mod header;
 mod leaf;
 mod out;
@@ -86,4 +87,16 @@ pub fn to_string_with_contract<T: Serialize + ?Sized>(
 )]
 pub fn to_string_with<T: Serialize + ?Sized>(value: &T, contract: &Contract) -> Result<String> {
     to_string_with_contract(value, contract)
+}
+
+/// Serializes a canonical object under `contract` into canonical `.mini`
+/// (the serializer driven by a `serde_json::Value`; the reference's name),
+/// text (escaped form, `n` recomputed, `v` omitted when 1, trailing null
+/// extensions omitted, no final newline).
+///
+/// An object that is not valid under the contract is refused with every
+/// error, with the code and line the parser reports for the same violation
+/// (1 for the header, `i + 2` for record `i`), in the parser's order.
+pub fn dumps(obj: &serde_json::Value, contract: &Contract) -> Result<String> {
+    to_string_with_contract(obj, contract)
 }

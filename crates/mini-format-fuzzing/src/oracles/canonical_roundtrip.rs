@@ -32,7 +32,7 @@ pub fn canonical_roundtrip(input: &CanonicalInput) {
         blank,
         null_singles,
     } = draw_object(&b, &mut g);
-    let result = value::dumps(&obj, c);
+    let result = mini::dumps(&obj, c);
     typed_writes_as_dumps(&obj, c, &result);
     if null_singles && tolerated("null-single-component") {
         return;
@@ -66,7 +66,7 @@ pub fn canonical_roundtrip(input: &CanonicalInput) {
                     c.to_value()
                 ));
             }
-            match value::dumps(&got, c) {
+            match mini::dumps(&got, c) {
                 Ok(t2) if t2 == t => {}
                 Ok(t2) if b.defaults => match value::parse(&t2, c) {
                     Ok(d2) if equivalent(&d2.to_canonical(), &got) => {}

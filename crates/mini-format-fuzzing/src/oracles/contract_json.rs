@@ -289,7 +289,7 @@ pub fn contract_json(data: &[u8]) {
     let _ = doc.diagnostics();
     let _ = doc.to_canonical();
     let empty = json!({"prefix": c.prefix(), "header": {}, c.records_key(): []});
-    match value::dumps(&empty, &c) {
+    match mini::dumps(&empty, &c) {
         Ok(t) => {
             if let Err(e) = value::parse(&t, &c) {
                 fail(format!("dumps of an empty object does not parse: {e}\n{t}"));

@@ -287,7 +287,7 @@ pub fn escape_marker_roundtrip(input: &EscapeInput) {
     if a.is_empty() || !writable(&a, sep) || b_bad {
         expected.push(("t", e06.clone()));
     }
-    match value::dumps(&obj, c) {
+    match mini::dumps(&obj, c) {
         Ok(t) => {
             if !expected.is_empty() {
                 fail(format!(
@@ -316,7 +316,7 @@ pub fn escape_marker_roundtrip(input: &EscapeInput) {
                     doc.to_canonical()
                 ));
             }
-            match value::dumps(&doc.to_canonical(), c) {
+            match mini::dumps(&doc.to_canonical(), c) {
                 Ok(t2) if t2 == t => {}
                 Ok(t2) => fail(format!("dumps ∘ parse not idempotent:\n{t}\nvs\n{t2}")),
                 Err(e) => fail(format!("dumps refused its own parsed output: {e}")),

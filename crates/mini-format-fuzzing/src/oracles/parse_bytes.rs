@@ -290,7 +290,7 @@ pub(crate) fn typed_writes_as_dumps(obj: &Value, c: &Contract, dumped: &mini::Re
 
 pub(crate) fn check_redump(c: &Contract, doc: &Document) {
     let canonical = doc.to_canonical();
-    let dumped = value::dumps(&canonical, c);
+    let dumped = mini::dumps(&canonical, c);
     typed_writes_as_dumps(&canonical, c, &dumped);
     match dumped {
         Ok(t) => {
@@ -306,7 +306,7 @@ pub(crate) fn check_redump(c: &Contract, doc: &Document) {
                     again.to_canonical()
                 ));
             }
-            match value::dumps(&again.to_canonical(), c) {
+            match mini::dumps(&again.to_canonical(), c) {
                 Ok(t2) if t2 == t => {}
                 Ok(t2) => fail(format!("dumps ∘ parse is not idempotent:\n{t}\nvs\n{t2}")),
                 Err(e) => fail(format!("dumps refused its own parsed output: {e}")),

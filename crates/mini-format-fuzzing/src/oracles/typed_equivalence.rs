@@ -15,7 +15,7 @@ use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Variant
 use serde_json::{Map, Number, Value};
 
 use mini::contract::{Component, Contract, Field, Kind, Scalar, ScalarType};
-use mini::{value, Code};
+use mini::Code;
 
 // ---------------------------------------------------------------------------
 // the input: a generated contract, a valid document, edits that garble it
@@ -396,7 +396,7 @@ pub fn equivalence_document(input: &EquivalenceInput) -> (Contract, String) {
     let b = build(&input.contract, &mut g);
     let drawn = draw_object(&b, &mut g);
     let c = b.contract;
-    let mut text = value::dumps(&drawn.obj, &c).unwrap_or_else(|_| format!("{}|n=0", c.prefix()));
+    let mut text = mini::dumps(&drawn.obj, &c).unwrap_or_else(|_| format!("{}|n=0", c.prefix()));
     for e in &input.edits.0 {
         apply_edit(&mut text, e, c.separator());
     }

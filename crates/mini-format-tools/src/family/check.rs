@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::contract::{Contract, Registry};
 use crate::error::{Code, Error, Result};
-use crate::value::{dumps, equivalent, parse};
+use crate::value::{equivalent, parse};
+use mini::dumps;
 
 /// One reason a family fails.
 #[derive(Debug, Clone, PartialEq, Eq)]

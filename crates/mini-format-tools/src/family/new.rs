@@ -8,7 +8,8 @@ use serde_json::{json, Map, Value};
 use crate::contract::{check_fork, Contract, Kind, ScalarType};
 use crate::error::{Code, Diagnostic, Error, Result};
 use crate::sample::{self, Style};
-use crate::value::{dumps, parse};
+use crate::value::parse;
+use mini::dumps;
 
 /// The text put in the first `str` field of `escaping.mini`: every
 /// character the format reserves.

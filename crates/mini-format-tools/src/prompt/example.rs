@@ -14,5 +14,5 @@ pub(crate) fn example(contract: &Contract, records: usize) -> Option<String> {
         ..Style::default()
     };
     let obj = canonical(contract, records, style).ok()?;
-    crate::value::dumps(&obj, contract).ok()
+    mini::dumps(&obj, contract).ok()
 }

@@ -256,7 +256,7 @@ pub fn render(doc_text: &str, contract: &Contract) -> Result<Renderings> {
 /// Renders a canonical object (`{"prefix", "header", "<records_key>"}`, as
 /// [`crate::Document::to_canonical`] gives it) in every [`Format`].
 pub fn render_canonical(canonical: &Value, contract: &Contract) -> Result<Renderings> {
-    let mini = crate::value::dumps(canonical, contract)?;
+    let mini = mini::dumps(canonical, contract)?;
     let empty = Map::new();
     let header = canonical
         .get("header")

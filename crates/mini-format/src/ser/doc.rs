@@ -13,42 +13,13 @@ use crate::contract::Contract;
 use crate::error::{Code, Diagnostic, Error, Result};
 
 use super::compound::TupleScratch;
-use super::header::{HEntry, HeaderSink};
+use super::enc::Enc;
+use super::enc::Rec;
+use super::header::HeaderSink;
 use super::out::Out;
-use super::record::{Rec, RecordsSink};
+use super::record::RecordsSink;
 use super::report::{merge, phase, Claims};
 use super::sink::{Abort, Keyed, Keys, Leaf, Ser, Sink, Skip, R};
-
-/// The state of one document being written.
-pub(super) struct Enc<'c> {
-    pub(super) c: &'c Contract,
-    pub(super) sep: char,
-    pub(super) out: Out<'c>,
-    /// Refusals, with their [`phase`].
-    pub(super) refusals: Vec<(u8, Diagnostic)>,
-    /// What the engine would report on the text, in its order.
-    pub(super) found: Vec<Diagnostic>,
-    /// The header's entries, as given (the probe walk).
-    pub(super) head: Vec<HEntry>,
-    /// The header as the engine reads it: the facts lists are checked
-    /// against (count keys).
-    pub(super) info: HeaderInfo,
-    pub(super) header_written: bool,
-    /// The records key was found (the probe walk) / written (the second).
-    pub(super) records_seen: bool,
-    pub(super) records_done: bool,
-    /// The number of records (`n`).
-    pub(super) n: usize,
-    /// Records written so far, and those that are not blank lines.
-    pub(super) records: usize,
-    pub(super) record_lines: usize,
-    pub(super) claims: Claims,
-    /// Per field: the last element count `check_arity` accepted (the
-    /// header does not change while records are written).
-    pub(super) arity_ok: Vec<Option<usize>>,
-    pub(super) rec: Rec,
-    pub(super) tup: TupleScratch,
-}
 
 /// Writes `value` (shaped like the canonical object) under `contract`:
 /// the text, or every error in the parser's order. With a writer, the text

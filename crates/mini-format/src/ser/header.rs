@@ -12,24 +12,11 @@ use crate::check::{check_arity, Atom, FieldValue, HeaderValue};
 use crate::contract::{is_key, Kind, ScalarType};
 use crate::error::{Code, Diagnostic};
 
-use super::compound::{tuple_variant, Cell, Found, ListSer, TupleMap, TupleSer};
-use super::doc::Enc;
+use super::compound::{tuple_variant, Found, ListSer, TupleMap, TupleSer};
+use super::enc::{Enc, HEntry};
 use super::leaf::{e06, push_u64, write_scalar, write_undeclared, At, Memo, Pos};
 use super::report::phase;
 use super::sink::{Keyed, Keys, Leaf, Or, Ser, Sink, Skip, R};
-
-/// One header entry as given.
-#[derive(Debug, Default)]
-pub(super) struct HEntry {
-    key: String,
-    /// Its value, escaped.
-    text: String,
-    /// The contract's header key it is (index), if declared.
-    decl: Option<usize>,
-    cell: Cell,
-    /// A declared int: its canonical digits (count keys read them).
-    int: Option<String>,
-}
 
 /// The header value: an object (or null, an empty header).
 pub(super) struct HeaderSink<'a, 'c> {

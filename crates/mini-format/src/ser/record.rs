@@ -12,35 +12,10 @@ use crate::error::{Code, Diagnostic};
 use crate::syntax::is_blank;
 
 use super::compound::{select, tuple_variant, Cell, ListSer, SelSink, TupleMap, TupleSer};
-use super::doc::Enc;
+use super::enc::{Enc, Rec};
 use super::leaf::{e06, write_scalar, write_trusted, At, Memo, Pos};
 use super::report::phase;
 use super::sink::{Abort, Keyed, Keys, Leaf, Or, Ser, Sink, Skip, R};
-
-/// The record being written.
-pub(super) struct Rec {
-    pub(super) cells: Vec<Cell>,
-    /// Fields `0..cur` have their place in the line.
-    cur: usize,
-    /// Where the record starts in the output (at its `\n`).
-    start: usize,
-    /// A refusal of the whole record (a key that is no field, a record
-    /// that is no object): its code, message and field.
-    whole: Option<(Code, String, Option<String>)>,
-    /// Selected indices, per field (reused).
-    marks: Vec<Vec<usize>>,
-    /// The fields whose values this record claimed (reused).
-    claimed: Vec<usize>,
-    /// The `unique` fields and the marked lists.
-    uniques: Vec<usize>,
-    mlists: Vec<usize>,
-    /// Whether the contract has extensions (trailing null ones are dropped).
-    extensions: bool,
-    /// The `k`-th struct field name of the last record (its address and
-    /// length) and the field it named: a struct's field names are
-    /// `'static`, so the same name is the same key.
-    names: Vec<(usize, usize, usize, bool)>,
-}
 
 impl Rec {
     pub(super) fn new(contract: &Contract) -> Self {

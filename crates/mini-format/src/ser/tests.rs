@@ -134,7 +134,7 @@ fn typed_values_are_written_as_dumps_writes_their_json() {
             ],
         };
         let typed = super::to_string_with_contract(&doc, &c).unwrap();
-        let dumps = crate::value::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
+        let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c).unwrap();
         assert_eq!(typed, dumps, "{x}");
         assert!(crate::value::check(&typed, &c).is_ok(), "{typed}");
     }
@@ -175,7 +175,7 @@ fn single_null_component_tuple_as_dumps() {
                 },
             ],
         };
-        let dumps = crate::value::dumps(&serde_json::to_value(&doc).unwrap(), &c);
+        let dumps = crate::dumps(&serde_json::to_value(&doc).unwrap(), &c);
         let got = super::to_string_with_contract(&doc, &c);
         assert_eq!(
             got.as_ref().map_err(ToString::to_string),
@@ -288,7 +288,7 @@ fn the_header_may_come_after_the_records() {
     };
     let first = json!({"header": {"k": 2}, "records": records});
     let text = super::to_string_with_contract(&late, &c).unwrap();
-    assert_eq!(text, crate::value::dumps(&first, &c).unwrap());
+    assert_eq!(text, crate::dumps(&first, &c).unwrap());
     assert_eq!(text, "e|n=2|k=2\n1|lo|2026-11-30|1,2\n2|hi||3,4");
     for (records, code, line) in [
         (vec![rec(1, "lo", None, &[1, 2, 3])], "E07", 2),
@@ -347,7 +347,7 @@ fn float_tie_is_written_alike_by_dumps_and_the_writer() {
     .unwrap();
     let x = -5151800629717641.0_f64 / 4.0; // exactly -1287950157429410.25
     let v = serde_json::json!({"records": [{"x": x}]});
-    let dumps = crate::value::dumps(&v, &c).unwrap();
+    let dumps = crate::dumps(&v, &c).unwrap();
     assert_eq!(super::to_string_with_contract(&v, &c).unwrap(), dumps);
     // (with `arbitrary_precision` a `Number` keeps the digits it was
     // made with, and those are what `dumps` writes)

@@ -1,16 +1,14 @@
 //! The dynamic path: `.mini` text + [`Contract`] → [`Document`] → the
 //! canonical JSON object (`serde_json::Value`, key order preserved), and
-//! back with [`dumps`].
+//! back with [`crate::dumps`] (the serializer, driven by a `Value`).
 
 pub(crate) mod build;
 mod compare;
-pub(crate) mod dumps;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use compare::equivalent;
-pub use dumps::dumps;
 
 use crate::check::{Checked, Engine, HeaderInfo, Scratch};
 use crate::contract::Contract;
@@ -406,7 +404,7 @@ pub(crate) fn diagnostics(text: &str, contract: &Contract) -> Vec<Diagnostic> {
 /// buffers are reused from one record to the next, text without escapes is
 /// never copied, and a `str` field that is not `unique` is not even
 /// unescaped (its escapes are checked when the line is split; see
-/// [`Scratch::check_only`]). [`dumps`] verifies its output with it.
+/// [`Scratch::check_only`]). Debug builds of the serializer verify their output with it.
 ///
 /// ```
 /// # #![allow(deprecated)]

@@ -1,0 +1,80 @@
+//! The state of one document being written, shared by the document's
+//! walks (`doc.rs`), the header (`header.rs`) and the records
+//! (`record.rs`): it sits below all three.
+
+use crate::check::HeaderInfo;
+use crate::contract::Contract;
+use crate::error::{Code, Diagnostic};
+
+use super::compound::{Cell, TupleScratch};
+use super::out::Out;
+use super::report::Claims;
+
+/// The state of one document being written.
+pub(super) struct Enc<'c> {
+    pub(super) c: &'c Contract,
+    pub(super) sep: char,
+    pub(super) out: Out<'c>,
+    /// Refusals, with their [`phase`].
+    pub(super) refusals: Vec<(u8, Diagnostic)>,
+    /// What the engine would report on the text, in its order.
+    pub(super) found: Vec<Diagnostic>,
+    /// The header's entries, as given (the probe walk).
+    pub(super) head: Vec<HEntry>,
+    /// The header as the engine reads it: the facts lists are checked
+    /// against (count keys).
+    pub(super) info: HeaderInfo,
+    pub(super) header_written: bool,
+    /// The records key was found (the probe walk) / written (the second).
+    pub(super) records_seen: bool,
+    pub(super) records_done: bool,
+    /// The number of records (`n`).
+    pub(super) n: usize,
+    /// Records written so far, and those that are not blank lines.
+    pub(super) records: usize,
+    pub(super) record_lines: usize,
+    pub(super) claims: Claims,
+    /// Per field: the last element count `check_arity` accepted (the
+    /// header does not change while records are written).
+    pub(super) arity_ok: Vec<Option<usize>>,
+    pub(super) rec: Rec,
+    pub(super) tup: TupleScratch,
+}
+
+/// One header entry as given.
+#[derive(Debug, Default)]
+pub(super) struct HEntry {
+    pub(super) key: String,
+    /// Its value, escaped.
+    pub(super) text: String,
+    /// The contract's header key it is (index), if declared.
+    pub(super) decl: Option<usize>,
+    pub(super) cell: Cell,
+    /// A declared int: its canonical digits (count keys read them).
+    pub(super) int: Option<String>,
+}
+
+/// The record being written.
+pub(super) struct Rec {
+    pub(super) cells: Vec<Cell>,
+    /// Fields `0..cur` have their place in the line.
+    pub(super) cur: usize,
+    /// Where the record starts in the output (at its `\n`).
+    pub(super) start: usize,
+    /// A refusal of the whole record (a key that is no field, a record
+    /// that is no object): its code, message and field.
+    pub(super) whole: Option<(Code, String, Option<String>)>,
+    /// Selected indices, per field (reused).
+    pub(super) marks: Vec<Vec<usize>>,
+    /// The fields whose values this record claimed (reused).
+    pub(super) claimed: Vec<usize>,
+    /// The `unique` fields and the marked lists.
+    pub(super) uniques: Vec<usize>,
+    pub(super) mlists: Vec<usize>,
+    /// Whether the contract has extensions (trailing null ones are dropped).
+    pub(super) extensions: bool,
+    /// The `k`-th struct field name of the last record (its address and
+    /// length) and the field it named: a struct's field names are
+    /// `'static`, so the same name is the same key.
+    pub(super) names: Vec<(usize, usize, usize, bool)>,
+}
