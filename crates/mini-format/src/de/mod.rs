@@ -26,6 +26,7 @@ use crate::typed::MiniDocument;
 mod atom;
 mod checked;
 mod cursor;
+mod field;
 mod header;
 mod value;
 

@@ -1,0 +1,444 @@
+//! One field of a record line, typed when serde asks for it (the
+//! single-pass reader's values, ADR 0024): scalars, lists walked element
+//! by element, tuples, and the typed value handed to serde (an atom, or a
+//! float already read as a double).
+
+use super::cursor::Line;
+use super::*;
+
+use de::Deserializer as _;
+
+use crate::check::{check_arity, check_atom, check_float, check_marker};
+use crate::contract::{Component, Scalar, ScalarType};
+use crate::syntax::{self, RawField};
+
+/// One field of the record line, typed when serde asks for it.
+pub(super) struct FieldCur<'r, 'a, 'de, 'c> {
+    pub(super) rec: &'r mut Line<'a, 'de, 'c>,
+    pub(super) i: usize,
+}
+
+impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
+    fn raw(&self) -> RawField<'de> {
+        self.rec.cur.fields[self.i]
+    }
+
+    /// The typed value of a scalar field (present: the caller handled
+    /// absence).
+    fn scalar(&mut self, s: &Scalar) -> Result<Typed<'de>> {
+        let raw = self.raw();
+        if raw.is_empty() {
+            return self.rec.fail();
+        }
+        let text = raw.text(self.rec.contract.separator());
+        let unique = self.rec.field(self.i).unique;
+        let typed = match s.ty {
+            ScalarType::Str => Typed::Atom(Atom::Str(text)),
+            ScalarType::Float if !unique => match check_float(text, s, true) {
+                Ok(v) => Typed::Float(v),
+                Err(_) => return self.rec.fail(),
+            },
+            _ => match check_atom(text, s, true) {
+                Ok(a) => Typed::Atom(a),
+                Err(_) => return self.rec.fail(),
+            },
+        };
+        if unique {
+            if let Typed::Atom(a) = &typed {
+                self.rec.cur.add_key(self.i, a);
+            }
+        }
+        Ok(typed)
+    }
+
+    /// The rules of a list or marked list that need every element: the
+    /// grammar (E09), the arity and count key (E07), markers (E08). The
+    /// elements wait in the cursor, untyped; a marked list's selection too.
+    pub(super) fn list_rules(&mut self) -> Result<()> {
+        let raw = self.raw();
+        let f = self.rec.field(self.i);
+        let (arity, marker) = match &f.kind {
+            Kind::List { arity, .. } => (arity, None),
+            Kind::MList { arity, marker, .. } => (arity, Some(*marker)),
+            _ => return self.rec.fail(),
+        };
+        let cur = &mut *self.rec.cur;
+        if syntax::split_list(raw.raw, self.rec.contract.separator(), &mut cur.elements).is_err()
+            || check_arity(cur.elements.len(), arity, self.rec.header).is_err()
+        {
+            return self.rec.fail();
+        }
+        cur.marked.clear();
+        cur.marked.extend(
+            cur.elements
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.marked)
+                .map(|(k, _)| k),
+        );
+        match marker {
+            None if !cur.marked.is_empty() => return self.rec.fail(),
+            None => {}
+            Some(rule) => match check_marker(rule, &cur.marked) {
+                Ok(sel) => cur.selection = Some(sel),
+                Err(_) => return self.rec.fail(),
+            },
+        }
+        Ok(())
+    }
+
+    /// The rules of a tuple: the grammar, the component count (E07), no
+    /// marker (E08), and each component typed (its bounds included). The
+    /// components wait in the cursor.
+    fn tuple_rules(&mut self, comps: &[Component]) -> Result<()> {
+        let raw = self.raw();
+        let sep = self.rec.contract.separator();
+        let cur = &mut *self.rec.cur;
+        if syntax::split_list(raw.raw, sep, &mut cur.elements).is_err()
+            || cur.elements.len() != comps.len()
+        {
+            return self.rec.fail();
+        }
+        cur.parts.clear();
+        for (c, e) in comps.iter().zip(cur.elements.iter_mut()) {
+            if e.marked {
+                return self.rec.fail();
+            }
+            if e.text.is_empty() {
+                if c.optional {
+                    cur.parts.push(None);
+                    continue;
+                }
+                return self.rec.fail();
+            }
+            match type_text(std::mem::take(&mut e.text), &c.scalar, true) {
+                Some(t) => cur.parts.push(Some(t)),
+                None => return self.rec.fail(),
+            }
+        }
+        Ok(())
+    }
+
+    fn ctx(&self) -> Ctx<'c> {
+        self.rec.ctx(self.i)
+    }
+
+    /// The elements of the list just checked, typed one by one as serde
+    /// asks; the ones it leaves are typed after it (each must still be
+    /// valid), and leaving any is serde's "invalid length".
+    fn visit_list<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        self.list_rules()?;
+        let (Kind::List { item, .. } | Kind::MList { item, .. }) = &self.rec.field(self.i).kind
+        else {
+            return self.rec.fail();
+        };
+        let ctx = self.ctx();
+        let mut access = Elements {
+            rec: &mut *self.rec,
+            item,
+            ctx,
+            next: 0,
+        };
+        let value = visitor.visit_seq(&mut access)?;
+        let (read, total) = (access.next, access.rec.cur.elements.len());
+        for k in read..total {
+            if access.element(k).is_err() {
+                return access.rec.fail();
+            }
+        }
+        if read < total {
+            return Err(de::Error::invalid_length(
+                total,
+                &"fewer elements in the list",
+            ));
+        }
+        Ok(value)
+    }
+
+    /// A tuple as a map of its present components (as the canonical
+    /// object has it).
+    fn visit_tuple<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        let Kind::Tuple(comps) = &self.rec.field(self.i).kind else {
+            return self.rec.fail();
+        };
+        self.tuple_rules(comps)?;
+        let ctx = self.ctx();
+        let parts = &mut self.rec.cur.parts;
+        let atoms = comps.iter().zip(parts.drain(..)).filter_map(|(c, p)| {
+            p.map(|value| {
+                (
+                    c.name.as_str(),
+                    TypedDe {
+                        value,
+                        ctx,
+                        part: Part::Component(&c.name),
+                    },
+                )
+            })
+        });
+        let mut map = de::value::MapDeserializer::new(atoms);
+        let v = visitor.visit_map(&mut map)?;
+        map.end()?;
+        Ok(v)
+    }
+
+    /// The field's default when it has no value (`None` without one).
+    fn absent_value<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value> {
+        match &self.rec.field(self.i).default {
+            Some(v) => ValueDe(v, self.rec.line).deserialize_any(visitor),
+            None => visitor.visit_none(),
+        }
+    }
+}
+
+/// Forwards a primitive request to the atom's deserializer (which checks
+/// integer ranges against the Rust type), anything else to
+/// `deserialize_any`.
+macro_rules! forward_to_scalar {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+            match &self.rec.field(self.i).kind {
+                Kind::Scalar(s) if !self.rec.absent(self.i) => {
+                    let value = self.scalar(s)?;
+                    TypedDe { value, ctx: self.ctx(), part: Part::Whole }.$method(visitor)
+                }
+                _ => self.deserialize_any(visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        if self.rec.absent(self.i) {
+            return self.absent_value(visitor);
+        }
+        match &self.rec.field(self.i).kind {
+            Kind::Scalar(s) => {
+                let value = self.scalar(s)?;
+                TypedDe {
+                    value,
+                    ctx: self.ctx(),
+                    part: Part::Whole,
+                }
+                .deserialize_any(visitor)
+            }
+            Kind::List { .. } | Kind::MList { .. } => self.visit_list(visitor),
+            Kind::Tuple(_) => self.visit_tuple(visitor),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.rec.absent(self.i) {
+            match &self.rec.field(self.i).default {
+                None | Some(Value::Null) => return visitor.visit_none(),
+                Some(_) => {}
+            }
+        }
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        mut self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match &self.rec.field(self.i).kind {
+            Kind::Scalar(s) if !self.rec.absent(self.i) => {
+                let value = self.scalar(s)?;
+                TypedDe {
+                    value,
+                    ctx: self.ctx(),
+                    part: Part::Whole,
+                }
+                .deserialize_enum(name, variants, visitor)
+            }
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    forward_to_scalar! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string
+    }
+
+    forward_to_deserialize_any! {
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// The elements of a checked list, typed as serde asks for them.
+struct Elements<'r, 'a, 'de, 'c> {
+    rec: &'r mut Line<'a, 'de, 'c>,
+    item: &'c Scalar,
+    ctx: Ctx<'c>,
+    next: usize,
+}
+
+impl<'de> Elements<'_, '_, 'de, '_> {
+    /// Element `k`, typed (its text is taken out of the cursor).
+    fn element(&mut self, k: usize) -> Result<Typed<'de>> {
+        let text = std::mem::take(&mut self.rec.cur.elements[k].text);
+        if self.item.ty == ScalarType::Str {
+            // a str element is its text: nothing to check
+            return Ok(Typed::Atom(Atom::Str(text)));
+        }
+        if text.is_empty() {
+            return self.rec.fail();
+        }
+        match type_text(text, self.item, false) {
+            Some(t) => Ok(t),
+            None => self.rec.fail(),
+        }
+    }
+}
+
+impl<'de> SeqAccess<'de> for Elements<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let k = self.next;
+        if k >= self.rec.cur.elements.len() {
+            return Ok(None);
+        }
+        self.next += 1;
+        let value = self.element(k)?;
+        seed.deserialize(TypedDe {
+            value,
+            ctx: self.ctx,
+            part: Part::Element(k),
+        })
+        .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.rec.cur.elements.len() - self.next)
+    }
+}
+
+/// A value typed by the engine's rules: an atom, or a float already read
+/// as a double (it is not parsed again).
+pub(super) enum Typed<'de> {
+    Atom(Atom<'de>),
+    Float(f64),
+}
+
+/// Types the (non-empty) text of a component or element.
+fn type_text<'de>(text: Cow<'de, str>, spec: &Scalar, ranged: bool) -> Option<Typed<'de>> {
+    if spec.ty == ScalarType::Float {
+        check_float(text, spec, ranged).ok().map(Typed::Float)
+    } else {
+        check_atom(text, spec, ranged).ok().map(Typed::Atom)
+    }
+}
+
+/// A typed value: an atom through [`AtomDe`], a double visited as one.
+struct TypedDe<'de, 'c> {
+    value: Typed<'de>,
+    ctx: Ctx<'c>,
+    part: Part<'c>,
+}
+
+macro_rules! typed_method {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.value {
+                Typed::Atom(atom) => AtomDe { atom, ctx: self.ctx, part: self.part }.$method(visitor),
+                Typed::Float(v) => visitor.visit_f64(v),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for TypedDe<'de, '_> {
+    type Error = Error;
+
+    typed_method! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_unit deserialize_seq deserialize_map deserialize_identifier
+        deserialize_ignored_any
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.value {
+            Typed::Atom(atom) => AtomDe {
+                atom,
+                ctx: self.ctx,
+                part: self.part,
+            }
+            .deserialize_enum(name, variants, visitor),
+            Typed::Float(v) => visitor.visit_f64(v),
+        }
+    }
+}
+
+impl<'de, 'c> IntoDeserializer<'de, Error> for TypedDe<'de, 'c> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
