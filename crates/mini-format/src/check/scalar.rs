@@ -187,8 +187,20 @@ pub fn check_atom<'a>(
 
 /// The bounds of an int already read as `v` (written `text`).
 fn check_int_range(v: i64, text: &str, spec: &Scalar) -> Result<(), Violation> {
+    if out_of_bounds(spec, |m| {
+        number::cmp_small_int(v, m).or_else(|| number::cmp_text(text, m))
+    }) {
+        // the message (and the exact verdict) of the general rule
+        check_range(&Atom::Int(Cow::Borrowed(text)), spec)?;
+    }
+    Ok(())
+}
+
+/// Whether a number is below `spec`'s min or above its max, by `cmp`
+/// (the number against a bound; `None`: not comparable, not out).
+fn out_of_bounds(spec: &Scalar, cmp: impl Fn(&number::Dec) -> Option<std::cmp::Ordering>) -> bool {
     let cmp = |b: &Bound| match b {
-        Bound::Number(m) => number::cmp_small_int(v, m).or_else(|| number::cmp_text(text, m)),
+        Bound::Number(m) => cmp(m),
         Bound::Date(_) => None,
     };
     let below = spec
@@ -199,11 +211,7 @@ fn check_int_range(v: i64, text: &str, spec: &Scalar) -> Result<(), Violation> {
         .max
         .as_ref()
         .is_some_and(|m| cmp(m) == Some(std::cmp::Ordering::Greater));
-    if below || above {
-        // the message (and the exact verdict) of the general rule
-        check_range(&Atom::Int(Cow::Borrowed(text)), spec)?;
-    }
-    Ok(())
+    below || above
 }
 
 /// Types a float field, component or element and gives its value: the
@@ -219,22 +227,8 @@ pub fn check_float(text: Cow<'_, str>, spec: &Scalar, ranged: bool) -> Result<f6
         let v: f64 = fast
             .or_else(|| number::float_value(&text))
             .unwrap_or(f64::NAN);
-        if ranged {
-            let cmp = |b: &Bound| match b {
-                Bound::Number(m) => number::cmp_float(v, &text, m),
-                Bound::Date(_) => None,
-            };
-            let below = spec
-                .min
-                .as_ref()
-                .is_some_and(|m| cmp(m) == Some(std::cmp::Ordering::Less));
-            let above = spec
-                .max
-                .as_ref()
-                .is_some_and(|m| cmp(m) == Some(std::cmp::Ordering::Greater));
-            if below || above {
-                check_range(&Atom::Float(text), spec)?;
-            }
+        if ranged && out_of_bounds(spec, |m| number::cmp_float(v, &text, m)) {
+            check_range(&Atom::Float(text), spec)?;
         }
         return Ok(v);
     }
