@@ -14,7 +14,7 @@
 //! | [`parse_bytes`] | raw bytes | no panic; strict ⇔ lenient without errors; limits; lenient ⊆ line-by-line |
 //! | [`escape_marker_roundtrip`] | [`EscapeInput`] | `parse(dumps(o)) ≡ o` or a documented rejection; the quoted spelling parses the same |
 //! | [`canonical_roundtrip`] | [`CanonicalInput`] | generated contract + valid object: `parse(dumps(o)) ≡ o`, `dumps(parse(t)) == t` |
-//! | [`stream_chunks`] | [`StreamInput`] | the push [`PushParser`] equals the whole-text parse for any chunking |
+//! | [`stream_chunks`] | [`StreamInput`] | the push [`mini::PushParser`] equals the whole-text parse for any chunking |
 //! | [`contract_json`] | raw bytes → JSON | `Contract::from_value` gives a contract or E20; a contract round-trips |
 //! | `typed_roundtrip` (feature `derive`) | `TypedDoc` | `from_str(to_string(x)) == x` for `#[derive(mini::Mini)]` types |
 //! | [`lexer_equivalence`] | raw bytes | the lexer's fast paths equal the `nom` grammar |
