@@ -36,10 +36,11 @@ struct Doc {
     rows: Vec<Row>,
 }
 
-/// The diagnostics of `parse`, as (code, line, field, message).
-fn parse_errors(text: &str, c: &Contract) -> Vec<(Code, usize, Option<String>, String)> {
-    mini::parse_lenient(text, c)
-        .errors()
+/// A diagnostic as (code, line, field, message).
+type Seen = (Code, usize, Option<String>, String);
+
+fn seen(diags: &[mini::Diagnostic]) -> Vec<Seen> {
+    diags
         .iter()
         .map(|d| {
             (
@@ -52,23 +53,21 @@ fn parse_errors(text: &str, c: &Contract) -> Vec<(Code, usize, Option<String>, S
         .collect()
 }
 
+/// The diagnostics of `parse`.
+fn parse_errors(text: &str, c: &Contract) -> Vec<Seen> {
+    seen(mini::parse_lenient(text, c).errors())
+}
+
+/// The diagnostics of the typed path into `T`.
 fn typed_errors<T: for<'de> Deserialize<'de> + std::fmt::Debug>(
     text: &str,
     c: &Contract,
-) -> Vec<(Code, usize, Option<String>, String)> {
-    mini::from_str_with_contract::<T>(text, c)
-        .unwrap_err()
-        .diagnostics()
-        .iter()
-        .map(|d| {
-            (
-                d.code(),
-                d.line(),
-                d.field().map(str::to_string),
-                d.message().to_string(),
-            )
-        })
-        .collect()
+) -> Vec<Seen> {
+    seen(
+        mini::from_str_with_contract::<T>(text, c)
+            .unwrap_err()
+            .diagnostics(),
+    )
 }
 
 #[test]

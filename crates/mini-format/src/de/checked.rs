@@ -96,22 +96,16 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, 'de, '_> {
                 let Kind::Tuple(comps) = self.kind else {
                     return Err(Error::message("tuple value for a non-tuple field"));
                 };
-                let it = comps.iter().zip(parts.drain(..)).filter_map(|(c, p)| {
-                    p.map(|atom| {
-                        (
-                            c.name.as_str(),
-                            AtomDe {
-                                atom,
-                                ctx,
-                                part: Part::Component(&c.name),
-                            },
-                        )
-                    })
-                });
-                let mut map = de::value::MapDeserializer::new(it);
-                let v = visitor.visit_map(&mut map)?;
-                map.end()?;
-                Ok(v)
+                visit_components(
+                    comps,
+                    parts.drain(..),
+                    |c, atom| AtomDe {
+                        atom,
+                        ctx,
+                        part: Part::Component(&c.name),
+                    },
+                    visitor,
+                )
             }
         }
     }

@@ -163,23 +163,16 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         };
         self.tuple_rules(comps)?;
         let ctx = self.ctx();
-        let parts = &mut self.rec.cur.parts;
-        let atoms = comps.iter().zip(parts.drain(..)).filter_map(|(c, p)| {
-            p.map(|value| {
-                (
-                    c.name.as_str(),
-                    TypedDe {
-                        value,
-                        ctx,
-                        part: Part::Component(&c.name),
-                    },
-                )
-            })
-        });
-        let mut map = de::value::MapDeserializer::new(atoms);
-        let v = visitor.visit_map(&mut map)?;
-        map.end()?;
-        Ok(v)
+        visit_components(
+            comps,
+            self.rec.cur.parts.drain(..),
+            |c, value| TypedDe {
+                value,
+                ctx,
+                part: Part::Component(&c.name),
+            },
+            visitor,
+        )
     }
 
     /// The field's default when it has no value (`None` without one).

@@ -359,6 +359,30 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
     }
 }
 
+/// A tuple as the map of its present components (as the canonical object
+/// has it): `parts` in component order, `None` for an empty optional one,
+/// each present part made a deserializer by `de_of`. Shared by the record
+/// reader (`field.rs`) and the header's typed values (`checked.rs`).
+pub(super) fn visit_components<'de, 'c, P, D, V>(
+    comps: &'c [crate::contract::Component],
+    parts: impl Iterator<Item = Option<P>>,
+    mut de_of: impl FnMut(&'c crate::contract::Component, P) -> D,
+    visitor: V,
+) -> Result<V::Value>
+where
+    D: IntoDeserializer<'de, Error>,
+    V: Visitor<'de>,
+{
+    let present = comps
+        .iter()
+        .zip(parts)
+        .filter_map(|(c, p)| p.map(|p| (c.name.as_str(), de_of(c, p))));
+    let mut map = de::value::MapDeserializer::new(present);
+    let v = visitor.visit_map(&mut map)?;
+    map.end()?;
+    Ok(v)
+}
+
 /// Turns an unlocated serde error into an E06 diagnostic at a line, field
 /// and path; located errors pass through. The path is only built for an
 /// error that needs it.
