@@ -2,7 +2,6 @@
 #![forbid(unsafe_code)]
 
 mod cli;
-mod lines;
 
 fn main() {
     std::process::exit(cli::main());

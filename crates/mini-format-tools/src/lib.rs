@@ -22,6 +22,7 @@ pub mod sample;
 pub mod schema;
 #[cfg(feature = "tokens")]
 pub mod tokens;
+pub mod workflow;
 
 // The core's engine, shared within the workspace (its `__private` items are
 // pinned to this exact version; ADR 0019).

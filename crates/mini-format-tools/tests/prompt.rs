@@ -266,7 +266,9 @@ fn lexical_rules_and_arity_are_stated() {
         for lang in LANGS {
             let b = spec_block(&c, lang, None);
             for needle in [
-                format!("\"a{sep} b\"*"),
+                // one advice for a separator inside an element: escape it
+                // (the repair prompt says the same)
+                format!("a\\{sep} b*"),
                 format!("'\\{sep}'"),
                 "'\\*'".to_string(),
                 "'\\|'".to_string(),
@@ -276,6 +278,7 @@ fn lexical_rules_and_arity_are_stated() {
             ] {
                 assert!(b.contains(&needle), "{name}/{lang}: {needle} missing");
             }
+            assert!(!b.contains("double quotes CSV-style"), "{name}/{lang}");
             let (one_line, unquoted, null) = match lang {
                 Lang::En => (
                     "ONE line per record",
@@ -297,6 +300,7 @@ fn lexical_rules_and_arity_are_stated() {
             let arity = match (ext, lang) {
                 (0, Lang::En) => format!("exactly {core} fields"),
                 (0, Lang::Es) => format!("exactamente {core} campos"),
+                (1, Lang::En) => format!("{core} core fields + up to 1 extension field ("),
                 (e, Lang::En) => format!("{core} core fields + up to {e} extension fields"),
                 (e, Lang::Es) => format!("{core} campos núcleo + hasta {e} de extensión"),
             };
@@ -400,4 +404,30 @@ fn languages_parse() {
     assert_eq!("EN".parse::<Lang>(), Ok(Lang::En));
     assert!("fr".parse::<Lang>().is_err());
     assert_eq!(Lang::Es.to_string(), "es");
+}
+
+/// The lists of free text with no count key are named, and escaping is
+/// stressed for exactly them.
+#[test]
+fn unguarded_text_lists_are_singled_out() {
+    let c = mini::Contract::from_json(
+        r#"{"prefix": "t", "header": {"keys": {"k": {"type": "int"}}},
+            "core": [{"name": "tags", "type": "list"},
+                     {"name": "opts", "type": "mlist", "count_key": "k"},
+                     {"name": "nums", "type": "list", "item": "int"}]}"#,
+    )
+    .expect("contract");
+    let b = spec_block(&c, Lang::En, None);
+    let line = b
+        .lines()
+        .find(|l| l.starts_with("- Take special care in"))
+        .expect("the warning line");
+    assert!(line.starts_with("- Take special care in tags:"), "{line}");
+    assert!(line.contains("'\\,'"), "{line}");
+    let es = spec_block(&c, Lang::Es, None);
+    assert!(es.contains("- Cuidado especial en tags:"), "{es}");
+    let plain =
+        mini::Contract::from_json(r#"{"prefix": "t", "core": [{"name": "a", "type": "str"}]}"#)
+            .expect("contract");
+    assert!(!spec_block(&plain, Lang::En, None).contains("Take special care"));
 }

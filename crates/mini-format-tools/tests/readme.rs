@@ -49,7 +49,9 @@ fn the_first_two_commands_stay_as_they_are() {
     assert_eq!(
         first,
         [
-            "cargo run -p mini-format-cli -- to-json examples/quiz.mini --forks examples/forks   # convert a shipped example to canonical JSON",
+            // the main job on a shipped example: `mini ask` with a recorded
+            // model (crates/mini-format-cli/tests/ask.rs runs the same line)
+            r#"cargo run -p mini-format-cli -- ask -p quiz --forks examples/forks --task-file examples/model/task.txt --model-cmd "sh examples/model/replay.sh"   # ask a (recorded) model, get validated JSON"#,
             "cargo test --workspace                                                              # all tests, incl. the upstream conformance suite",
         ]
     );
@@ -63,6 +65,8 @@ fn the_readme_has_an_install_section_and_a_tutorial() {
         "cargo install --path crates/mini-format-cli",
         "## Five-minute tutorial",
         "mini_tools::repair",
+        "mini_tools::workflow",
+        "docs/workflow.md",
         "docs/contract.md",
         "../shared/conformance",
     ] {

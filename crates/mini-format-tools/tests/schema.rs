@@ -428,3 +428,24 @@ fn unrepresentable_shapes_are_e20_even_when_lenient() {
         assert_eq!(e.code(), Some(Code::E20), "{what}: {e}");
     }
 }
+
+/// Issue 20: the two-level message reads as one sentence and names the remedy.
+#[test]
+fn nesting_two_levels_deep_says_what_to_do() {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "p": {"type": "object", "properties": {
+                "inner": {"type": "object", "properties": {"x": {"type": "string"}}}
+            }}
+        }
+    });
+    let err = mini_tools::schema::from_schema(&schema, Some("t"), false).unwrap_err();
+    let msg = err.diagnostics()[0].message().to_string();
+    assert_eq!(
+        msg,
+        "#/properties/p/properties/inner: an object inside a tuple nests two levels deep; \
+         a .mini contract holds one level of nesting (a list or tuple of scalars, SPEC 1.1 §12): \
+         flatten the inner value into separate fields or components"
+    );
+}

@@ -230,7 +230,7 @@ impl fmt::Display for Limit {
 enum ErrorKind {
     #[error("{}", render_invalid(.0))]
     Invalid(Vec<Diagnostic>),
-    #[error("invalid UTF-8 at line {line}, byte offset {offset}")]
+    #[error("invalid UTF-8 at line {line}, byte offset {offset} in the line")]
     Utf8 { line: usize, offset: usize },
     #[error("limit {limit} exceeded at line {line}: {detail}")]
     Limit {

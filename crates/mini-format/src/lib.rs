@@ -34,6 +34,7 @@ mod de;
 mod error;
 mod number;
 mod read;
+mod roundtrip;
 mod ser;
 pub mod stream;
 mod syntax;
@@ -42,8 +43,9 @@ pub mod value;
 
 pub use contract::{Contract, Registry};
 pub use de::{
-    from_reader, from_reader_with_limits, from_slice, from_str, from_str_with_contract,
-    from_str_with_limits, Deserializer,
+    from_reader, from_reader_with_limits, from_slice, from_str, from_str_lenient,
+    from_str_lenient_with_contract, from_str_with_contract, from_str_with_limits, Deserializer,
+    Lenient,
 };
 pub use error::{Code, Diagnostic, Error, Limit, Result};
 /// The attribute reference is the module [`mini::derive`](crate::derive);
@@ -51,6 +53,7 @@ pub use error::{Code, Diagnostic, Error, Limit, Result};
 #[cfg(feature = "derive")]
 pub use mini_format_derive::Mini;
 pub use read::Limits;
+pub use roundtrip::{check_roundtrip, roundtrip_ok};
 pub use ser::{dumps, to_string, to_string_with_contract, to_writer};
 pub use stream::{PushOptions, PushParser, StreamEnd};
 pub use typed::{Date, Decimal, Mini, MiniDocument};

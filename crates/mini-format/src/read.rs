@@ -7,7 +7,10 @@
 //! checks UTF-8 (the byte offset of an error is counted within its line)
 //! and enforces the limits. The sources feed it raw lines: [`StrLines`] and
 //! [`SliceLines`] borrow from the input, [`IoLines`] reads a [`BufRead`]
-//! one line at a time into a reused buffer.
+//! one line at a time into a reused buffer, and the public [`LineSource`]
+//! hands a program the physical lines of a [`BufRead`] (the `mini` binary
+//! reads stdin and files through it, looking at the first line before it
+//! picks a contract, then pushing every line into a [`PushParser`]).
 //!
 //! [`PushParser`]: crate::stream::PushParser
 
@@ -326,28 +329,135 @@ impl<R: BufRead> IoLines<R> {
         }
     }
 
-    /// Reads one raw line into `raw` (its LF kept), refusing to buffer more
-    /// than the line limit allows; true when it ended with a LF.
     fn read_raw_line(&mut self, raw: &mut Vec<u8>) -> Result<bool> {
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e.into()),
-            };
-            if available.is_empty() {
-                return Ok(false);
+        read_raw_line(&mut self.reader, &self.cutter, raw)
+    }
+}
+
+/// Reads one raw line of `reader` into `raw` (its LF kept), refusing to
+/// buffer more than the line limit allows; true when it ended with a LF.
+fn read_raw_line<R: BufRead>(
+    reader: &mut R,
+    cutter: &LineCutter,
+    raw: &mut Vec<u8>,
+) -> Result<bool> {
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        if available.is_empty() {
+            return Ok(false);
+        }
+        let (take, found) = match memchr(b'\n', available) {
+            Some(p) => (p + 1, true),
+            None => (available.len(), false),
+        };
+        raw.extend_from_slice(&available[..take]);
+        reader.consume(take);
+        if found {
+            return Ok(true);
+        }
+        cutter.check_partial(raw.len())?;
+    }
+}
+
+/// One physical line read by a [`LineSource`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PhysicalLine<'a> {
+    /// Its 1-based physical line number.
+    pub number: usize,
+    /// The bytes as read, with the LF when one followed (what to push into
+    /// a [`PushParser`](crate::PushParser), which then numbers the line the
+    /// same).
+    pub raw: &'a [u8],
+    /// The line's text without a leading BOM (first line), CR and LF;
+    /// `None` for a blank line (it still counts as a physical line).
+    pub text: Option<&'a str>,
+}
+
+/// The physical lines of a [`BufRead`], one at a time in a reused buffer,
+/// through the same line reader as every entry point: the same limits (a
+/// line that never ends is refused before it is held whole) and the same
+/// UTF-8 errors (1-based line, byte offset within the line).
+///
+/// For a program that must see a line before it knows what to do with the
+/// rest: the `mini` binary reads the first significant line of stdin to
+/// pick a contract, then pushes every line into a
+/// [`PushParser`](crate::PushParser), in memory bounded by the longest
+/// line.
+///
+/// ```
+/// use mini::stream::LineSource;
+///
+/// let input = "\u{feff}t|n=1\r\n\nhello";
+/// let mut lines = LineSource::new(input.as_bytes(), mini::Limits::default());
+/// let header = lines.next_line()?.expect("a first line");
+/// assert_eq!((header.number, header.text), (1, Some("t|n=1")));
+/// assert_eq!(header.raw, "\u{feff}t|n=1\r\n".as_bytes());
+/// assert_eq!(lines.next_line()?.map(|l| (l.number, l.text)), Some((2, None)));
+/// assert_eq!(lines.next_line()?.map(|l| l.raw), Some(&b"hello"[..]));
+/// assert!(lines.next_line()?.is_none());
+///
+/// let mut bad = LineSource::new(&b"t|n=1\nab\xffc\n"[..], mini::Limits::default());
+/// bad.next_line()?;
+/// let e = bad.next_line().unwrap_err();
+/// assert_eq!(e.to_string(), "invalid UTF-8 at line 2, byte offset 2 in the line");
+/// # Ok::<(), mini::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct LineSource<R> {
+    reader: R,
+    cutter: LineCutter,
+    raw: Vec<u8>,
+    done: bool,
+}
+
+impl<R: BufRead> LineSource<R> {
+    /// The lines of `reader` under `limits` (`max_input_bytes` counts every
+    /// byte read, `max_records` the significant lines after the first).
+    pub fn new(reader: R, limits: Limits) -> Self {
+        LineSource {
+            reader,
+            cutter: LineCutter::new(limits),
+            raw: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// The next physical line, `None` at the end of the input. An error
+    /// (I/O, invalid UTF-8, a limit) ends the lines; the lines before it
+    /// were whole.
+    pub fn next_line(&mut self) -> Result<Option<PhysicalLine<'_>>> {
+        if self.done {
+            return Ok(None);
+        }
+        self.raw.clear();
+        let had_lf = match read_raw_line(&mut self.reader, &self.cutter, &mut self.raw) {
+            Ok(lf) => lf,
+            Err(e) => {
+                self.done = true;
+                return Err(e);
             }
-            let (take, found) = match memchr(b'\n', available) {
-                Some(p) => (p + 1, true),
-                None => (available.len(), false),
-            };
-            raw.extend_from_slice(&available[..take]);
-            self.reader.consume(take);
-            if found {
-                return Ok(true);
+        };
+        if !had_lf {
+            self.done = true;
+            if self.raw.is_empty() {
+                return Ok(None);
             }
-            self.cutter.check_partial(raw.len())?;
+        }
+        let body = &self.raw[..self.raw.len() - usize::from(had_lf)];
+        match self.cutter.cut(body, had_lf) {
+            Ok(line) => Ok(Some(PhysicalLine {
+                number: self.cutter.line_number(),
+                raw: &self.raw,
+                text: line.map(|l| l.text),
+            })),
+            Err(e) => {
+                self.done = true;
+                Err(e)
+            }
         }
     }
 }
@@ -375,16 +485,38 @@ mod tests {
         let mut b = SliceLines::new(text.as_bytes(), Limits::UNLIMITED);
         let one_byte = std::io::BufReader::with_capacity(1, text.as_bytes());
         let mut c = IoLines::new(one_byte, Limits::UNLIMITED);
+        let one_byte = std::io::BufReader::with_capacity(1, text.as_bytes());
+        let mut d = LineSource::new(one_byte, Limits::UNLIMITED);
+        let mut pushed = Vec::new();
         loop {
             let x = a.next_line().unwrap();
             let y = b.next_line().unwrap();
             assert_eq!(x, y);
             let z = c.next_line().unwrap();
             assert_eq!(x, z);
+            // the public source gives the same significant lines, blank
+            // ones in between, and its raw bytes are the input again
+            let w = loop {
+                match d.next_line().unwrap() {
+                    Some(p) => {
+                        pushed.extend_from_slice(p.raw);
+                        if let Some(text) = p.text {
+                            break Some(Line {
+                                number: p.number,
+                                text,
+                            });
+                        }
+                    }
+                    None => break None,
+                }
+            };
+            let w = w.map(|l| (l.number, l.text.to_string()));
+            assert_eq!(x.map(|l| (l.number, l.text.to_string())), w);
             if x.is_none() {
                 break;
             }
         }
+        assert_eq!(pushed, text.as_bytes());
     }
 
     #[test]
@@ -415,6 +547,23 @@ mod tests {
         );
         let e = io.next_line().unwrap_err();
         assert_eq!(e.limit_exceeded(), Some(Limit::LineBytes));
+        let endless = std::io::repeat(b'a').take(1 << 20);
+        let mut source = LineSource::new(
+            std::io::BufReader::new(endless),
+            tight(|l| l.max_line_bytes = 100),
+        );
+        let e = source.next_line().unwrap_err();
+        assert_eq!(e.limit_exceeded(), Some(Limit::LineBytes));
+        assert!(
+            source.next_line().unwrap().is_none(),
+            "an error ends the lines"
+        );
+        // a whole line past the limit is named with its line number
+        let mut source = LineSource::new(&b"h|n=1\nabcdef\n"[..], tight(|l| l.max_line_bytes = 5));
+        assert!(source.next_line().unwrap().is_some());
+        let e = source.next_line().unwrap_err();
+        assert_eq!(e.limit_exceeded(), Some(Limit::LineBytes));
+        assert!(e.to_string().contains("line 2"), "{e}");
     }
 
     #[test]

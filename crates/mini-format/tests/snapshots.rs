@@ -51,6 +51,32 @@ const CASES: &[(&str, &str)] = &[
     ("e01_empty", ""),
     // E06: the quoted scalar trap
     ("e06_quoted_scalar", "t|n=1|k=2\na|1|\"12.50\"|x*,y|fine"),
+    // E04: plural record lines
+    (
+        "e04_count_plural",
+        "t|n=1|k=2\na|1|2.50|x*,y|fine\nb|2|3.5|x*,y|fine",
+    ),
+    // E04: an n no count can equal (negative; beyond 64 bits), singular
+    ("e04_negative_n", "t|n=-1|k=2\na|1|2.50|x*,y|fine"),
+    (
+        "e04_n_beyond_64_bits",
+        "t|n=99999999999999999999|k=2\na|1|2.50|x*,y|fine\nb|2|3.5|x*,y|fine",
+    ),
+    // a model's answer read without extract: prose before the header
+    (
+        "hint_prose_first_line",
+        "Sure! Here is the list you asked for:\nt|n=1|k=2\na|1|2.50|x*,y|fine",
+    ),
+    // a fence before the header, and the closing fence as the last line
+    (
+        "hint_fenced_answer",
+        "```mini\nt|n=1|k=2\na|1|2.50|x*,y|fine\n```",
+    ),
+    // prose after the last record
+    (
+        "hint_prose_last_line",
+        "t|n=1|k=2\na|1|2.50|x*,y|fine\nLet me know if you need anything else!",
+    ),
 ];
 
 /// Contract errors (E20, line 0).

@@ -7,11 +7,18 @@ pub(super) fn to_json(
     args: &ContractArgs,
     lenient: bool,
     compact: bool,
+    extract: bool,
 ) -> Result<Output, Output> {
-    let (text, c) = document_contract(file, args)?;
+    // with --extract, the fixes made to the answer come first on stderr
+    let (text, c, fixes) = if extract {
+        extracted_document(file, args)?
+    } else {
+        let (text, c) = document_contract(file, args)?;
+        (text, c, Output::default())
+    };
     if lenient {
         let doc = mini::parse_lenient(&text, &c);
-        let mut o = Output::default();
+        let mut o = fixes;
         for d in doc.errors() {
             o = o.err(d.to_string());
         }
@@ -23,8 +30,8 @@ pub(super) fn to_json(
         return Ok(o.out(json_text(&doc.into_canonical(), compact)).code(code));
     }
     match mini::parse(&text, &c) {
-        Ok(doc) => Ok(Output::default().out(json_text(&doc.into_canonical(), compact))),
-        Err(e) => Ok(Output::default()
+        Ok(doc) => Ok(fixes.out(json_text(&doc.into_canonical(), compact))),
+        Err(e) => Ok(fixes
             .err(errors_text(&e))
             .err(format!("INVALID: {} error(s)", e.diagnostics().len()))
             .code(EXIT_INVALID)),

@@ -18,13 +18,14 @@ pub(super) fn new_fork(
     prefix: &str,
     from: Option<&str>,
     add: &[String],
+    name: Option<&str>,
 ) -> Result<Output, Output> {
     let fields = add
         .iter()
         .map(|a| mini_tools::family::parse_field_arg(a))
         .collect::<mini::Result<Vec<(String, String)>>>()
         .map_err(|e| usage(e.to_string()))?;
-    match mini_tools::family::new_fork(dir, prefix, from, &fields) {
+    match mini_tools::family::new_fork_named(dir, prefix, from, &fields, name) {
         Ok(path) => Ok(Output::default().out(format!("created {}", path.display()))),
         Err(e) => Ok(Output::default().err(errors_text(&e)).code(EXIT_INVALID)),
     }

@@ -13,8 +13,7 @@ use serde_json::Value;
 use mini::{Contract, Diagnostic, Error, Registry};
 use mini_tools::conformance::Runner;
 
-use crate::lines::{utf8_failure, Failure, LineInput};
-
+mod ask;
 mod conformance;
 mod convert;
 mod family;
@@ -22,6 +21,7 @@ mod model;
 mod repair;
 mod stream;
 
+use ask::*;
 use conformance::*;
 use convert::*;
 use family::*;
@@ -79,6 +79,11 @@ enum Command {
         /// exit 1.
         #[arg(long)]
         lenient: bool,
+        /// The input is a model's answer: extract the document first (as
+        /// `mini extract`: prose, Markdown fences, BOM, CRLF), each fix
+        /// reported on stderr. The input is then read whole.
+        #[arg(long)]
+        extract: bool,
     },
     /// Print the diagnostics of a lenient parse as JSON (status, declared
     /// n, valid and invalid lines, missing records, truncation, errors).
@@ -92,6 +97,10 @@ enum Command {
         file: String,
         #[command(flatten)]
         contract: ContractArgs,
+        /// The input is a model's answer: extract the document first (as
+        /// `mini extract`), each fix reported on stderr.
+        #[arg(long)]
+        extract: bool,
     },
     /// Convert a document to its canonical JSON object.
     ToJson {
@@ -109,8 +118,16 @@ enum Command {
         /// Stream: one JSON record per line (NDJSON) on stdout as soon as
         /// each input line closes; errors and a final `{"summary": …}`
         /// object go to stderr. Exit 0 only if the document is complete.
-        #[arg(long, conflicts_with = "lenient")]
+        #[arg(long, conflicts_with_all = ["lenient", "out"])]
         stream: bool,
+        /// The input is a model's answer: extract the document first (as
+        /// `mini extract`), each fix reported on stderr.
+        #[arg(long)]
+        extract: bool,
+        /// Write the JSON to FILE (LF line ends) instead of stdout; the
+        /// file is replaced only when the command succeeds (exit 0).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Serialize a canonical JSON object to canonical `.mini` text.
     FromJson {
@@ -118,6 +135,10 @@ enum Command {
         file: String,
         #[command(flatten)]
         contract: ContractArgs,
+        /// Write the text to FILE (LF line ends) instead of stdout; the
+        /// file is replaced only when the command succeeds (exit 0).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Extract the document from a model's answer: skips prose and Markdown
     /// fences around it, strips a BOM, converts CRLF. Prints the document;
@@ -153,7 +174,9 @@ enum Command {
         #[command(flatten)]
         contract: ContractArgs,
     },
-    /// List the families of a directory (prefix, version, arity, signature).
+    /// List the families of a directory, one line each: prefix, version,
+    /// parent, arity (core+extensions) and the contract's name (its
+    /// description); `mini to-schema` or the contract.json gives the fields.
     Forks {
         /// Families directory (default: --forks or MINI_FORKS).
         dir: Option<PathBuf>,
@@ -182,10 +205,14 @@ enum Command {
         #[arg(long)]
         from: Option<String>,
         /// New fields, `name:type` (str, int, float, bool, date, decimal,
-        /// enum{a|b}, list<T>, mlist<T>, tuple(a:T,…), with optional
+        /// `enum{a|b}`, `list<T>`, `mlist<T>`, `tuple(a:T,…)`, with optional
         /// `[lo..hi]` and a trailing `?`).
         #[arg(long = "add", value_name = "NAME:TYPE")]
         add: Vec<String>,
+        /// The new contract's `name` (its one-line description, shown by
+        /// `mini forks`).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
         /// Families directory.
         #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
         forks: Option<PathBuf>,
@@ -208,6 +235,10 @@ enum Command {
         /// Families directory.
         #[arg(long, env = "MINI_FORKS", hide_env_values = true)]
         forks: Option<PathBuf>,
+        /// Write the schema to FILE (LF line ends) instead of stdout; the
+        /// file is replaced only when the command succeeds (exit 0).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Build a contract.json from a JSON Schema; unsupported keywords are
     /// warnings on stderr (errors with --strict).
@@ -220,6 +251,18 @@ enum Command {
         /// Unsupported keywords are errors (E20).
         #[arg(long)]
         strict: bool,
+        /// The new contract's `name` (its one-line description; overrides
+        /// the schema's title).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// The key of the records array in the canonical object (overrides
+        /// the schema's).
+        #[arg(long, value_name = "KEY")]
+        records_key: Option<String>,
+        /// Write the contract to FILE (LF line ends) instead of stdout; the
+        /// file is replaced only when the command succeeds (exit 0).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Count the tokens of a file with a real tokenizer (feature `tokens`).
     #[cfg(feature = "tokens")]
@@ -232,9 +275,12 @@ enum Command {
     },
     /// Tokens and bytes of the same data as .mini, compact and pretty JSON,
     /// CSV and TOON, with savings against compact JSON (feature `tokens`).
+    /// The input is a .mini document, or its canonical JSON object (a file
+    /// ending in `.json`, or any input starting with `{`): the same data
+    /// measured from its JSON side.
     #[cfg(feature = "tokens")]
     Stats {
-        /// The .mini file (`-` for stdin).
+        /// The .mini or canonical .json file (`-` for stdin).
         file: String,
         #[command(flatten)]
         contract: ContractArgs,
@@ -301,6 +347,35 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         forks: Option<PathBuf>,
     },
+    /// Ask a model for the contract's records and get validated JSON back:
+    /// the prompt is sent to the model command, the answer extracted,
+    /// validated, its broken lines repaired selectively and a cut answer
+    /// continued (at most 1 + repairs + continuations calls). Prints the
+    /// canonical JSON on stdout and a summary line on stderr. Exit 0 valid,
+    /// 1 invalid after every allowed call, 2 usage, model or I/O failure,
+    /// 3 unverified (no contract found).
+    Ask {
+        #[command(flatten)]
+        contract: ContractArgs,
+        #[command(flatten)]
+        ask: AskArgs,
+    },
+    /// The pipeline of `ask` on an answer in hand, with no model: extract
+    /// (prose, fences, BOM, CRLF), validate, decode. Prints the canonical
+    /// JSON, or the diagnostics and exit 1 (a cut or short answer is
+    /// invalid: nothing can be asked again).
+    Process {
+        /// The model's answer (`-` for stdin).
+        file: String,
+        #[command(flatten)]
+        contract: ContractArgs,
+        /// Write the report as JSON to FILE.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// One-line JSON instead of pretty-printed.
+        #[arg(long)]
+        compact: bool,
+    },
 }
 
 /// What a command produced: the exit code plus its stdout and stderr text.
@@ -349,7 +424,20 @@ enum Resolved {
     Missing(String),
 }
 
+/// The contract named by the arguments (or by the document's prefix,
+/// `detected`). A contract with lists of free text and no count key is
+/// warned about on stderr as it is loaded ([`Contract::delimiter_warnings`]).
 fn resolve(args: &ContractArgs, detected: Option<String>) -> Result<Resolved, Output> {
+    let r = resolve_contract(args, detected)?;
+    if let Resolved::Found(c) = &r {
+        for w in c.delimiter_warnings() {
+            eprintln!("warning: {}: {w}", c.prefix());
+        }
+    }
+    Ok(r)
+}
+
+fn resolve_contract(args: &ContractArgs, detected: Option<String>) -> Result<Resolved, Output> {
     if let Some(path) = &args.contract {
         return Contract::from_path(path).map(Resolved::Found).map_err(|e| {
             Output::default()
@@ -406,12 +494,12 @@ fn text_input(file: &str) -> Result<String, Output> {
             .err(format!("error: {e}"))
             .code(EXIT_USAGE)
     })?;
-    match utf8_failure(&bytes) {
-        None => Ok(String::from_utf8(bytes).unwrap_or_default()),
-        Some(e) => Err(Output::default()
+    if let Err(e) = mini::from_utf8(&bytes) {
+        return Err(Output::default()
             .out(format!("INVALID: {e}"))
-            .code(EXIT_INVALID)),
+            .code(EXIT_INVALID));
     }
+    Ok(String::from_utf8(bytes).unwrap_or_default())
 }
 
 fn document_contract(file: &str, args: &ContractArgs) -> Result<(String, Contract), Output> {
@@ -455,10 +543,15 @@ pub fn run(cli: Cli) -> Output {
             file,
             contract,
             lenient,
-        } => validate(&file, &contract, lenient),
-        Command::Diagnose { file, contract } => {
+            extract,
+        } => validate(&file, &contract, lenient, extract),
+        Command::Diagnose {
+            file,
+            contract,
+            extract,
+        } => {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let code = diagnose_to(&file, &contract, &mut out, &mut err);
+            let code = diagnose_to(&file, &contract, extract, &mut out, &mut err);
             return Output {
                 code,
                 stdout: String::from_utf8_lossy(&out).into_owned(),
@@ -471,20 +564,34 @@ pub fn run(cli: Cli) -> Output {
             lenient,
             compact,
             stream,
+            extract,
+            out,
         } => {
             if stream {
                 let (mut out, mut err) = (Vec::new(), Vec::new());
-                let code = stream_to_json(&file, &contract, &mut out, &mut err);
+                let code = stream_to_json(&file, &contract, extract, &mut out, &mut err);
                 return Output {
                     code,
                     stdout: String::from_utf8_lossy(&out).into_owned(),
                     stderr: String::from_utf8_lossy(&err).into_owned(),
                 };
             }
-            to_json(&file, &contract, lenient, compact)
+            to_json(&file, &contract, lenient, compact, extract)
+                .map(|o| write_out(o, out.as_deref()))
         }
-        Command::FromJson { file, contract } => from_json(&file, &contract),
+        Command::FromJson {
+            file,
+            contract,
+            out,
+        } => from_json(&file, &contract).map(|o| write_out(o, out.as_deref())),
         Command::Conformance { dirs, forks } => conformance(&dirs, forks.as_deref()),
+        Command::Ask { contract, ask: a } => ask(&contract, &a),
+        Command::Process {
+            file,
+            contract,
+            report,
+            compact,
+        } => process(&file, &contract, report.as_deref(), compact),
         Command::Extract { file, prefix } => extract(&file, prefix.as_deref()),
         Command::Prompt {
             prefix,
@@ -527,20 +634,34 @@ pub fn run(cli: Cli) -> Output {
             prefix,
             from,
             add,
+            name,
             forks,
-        } => families_dir(None, forks).and_then(|d| new_fork(&d, &prefix, from.as_deref(), &add)),
+        } => families_dir(None, forks)
+            .and_then(|d| new_fork(&d, &prefix, from.as_deref(), &add, name.as_deref())),
         Command::ToSchema {
             family,
             prefix,
             contract,
             record,
             forks,
-        } => to_schema(family.as_deref(), prefix, contract, record, forks),
+            out,
+        } => to_schema(family.as_deref(), prefix, contract, record, forks)
+            .map(|o| write_out(o, out.as_deref())),
         Command::FromSchema {
             file,
             prefix,
             strict,
-        } => from_schema(&file, prefix.as_deref(), strict),
+            name,
+            records_key,
+            out,
+        } => from_schema(
+            &file,
+            prefix.as_deref(),
+            strict,
+            name.as_deref(),
+            records_key.as_deref(),
+        )
+        .map(|o| write_out(o, out.as_deref())),
         #[cfg(feature = "tokens")]
         Command::Tokens { file, enc } => tokens(&file, &enc),
         #[cfg(feature = "tokens")]
@@ -583,6 +704,43 @@ fn usage(msg: impl AsRef<str>) -> Output {
         .code(EXIT_USAGE)
 }
 
+/// `--out FILE`: a successful command's stdout goes to `path` instead, with
+/// LF line ends, written to a temporary file beside it and renamed over it
+/// (the file is replaced whole, or not at all). A failed command leaves the
+/// file as it was and prints nothing on stdout; stderr says why.
+fn write_out(o: Output, path: Option<&Path>) -> Output {
+    let Some(path) = path else {
+        return o;
+    };
+    if o.code != EXIT_OK {
+        let why = format!("not written: {} (the command failed)", path.display());
+        return Output {
+            stdout: String::new(),
+            ..o
+        }
+        .err(why);
+    }
+    let text = o.stdout.replace("\r\n", "\n");
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::write(&tmp, text.as_bytes()).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Output {
+            stdout: String::new(),
+            ..o
+        }
+        .err(format!("error: cannot write {}: {e}", path.display()))
+        .code(EXIT_USAGE);
+    }
+    Output {
+        stdout: String::new(),
+        ..o
+    }
+}
+
 fn families_dir(dir: Option<PathBuf>, forks: Option<PathBuf>) -> Result<PathBuf, Output> {
     dir.or(forks)
         .ok_or_else(|| usage("give the families directory (DIR, --forks DIR or MINI_FORKS)"))
@@ -602,15 +760,33 @@ pub fn main() -> i32 {
         file,
         contract,
         stream: true,
+        extract,
         ..
     } = &cli.command
     {
         let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
-        return stream_to_json(file, contract, &mut stdout.lock(), &mut stderr.lock());
+        return stream_to_json(
+            file,
+            contract,
+            *extract,
+            &mut stdout.lock(),
+            &mut stderr.lock(),
+        );
     }
-    if let Command::Diagnose { file, contract } = &cli.command {
+    if let Command::Diagnose {
+        file,
+        contract,
+        extract,
+    } = &cli.command
+    {
         let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
-        return diagnose_to(file, contract, &mut stdout.lock(), &mut stderr.lock());
+        return diagnose_to(
+            file,
+            contract,
+            *extract,
+            &mut stdout.lock(),
+            &mut stderr.lock(),
+        );
     }
     let out = run(cli);
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());

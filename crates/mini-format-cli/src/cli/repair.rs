@@ -76,8 +76,32 @@ pub(super) fn merge(file: &str, answer: &str, args: &ContractArgs) -> Result<Out
         ));
     }
     let doc = mini::parse_lenient(&m.text, &c);
+    // a rejected correction: what remains wrong is what the correction got
+    // wrong (the original line stays, but the model's answer is what needs
+    // fixing next), listed instead of the original line's errors
+    let rejected: Vec<&mini_tools::repair::Unresolved> = m
+        .unresolved
+        .iter()
+        .filter(|u| !u.errors.is_empty())
+        .collect();
+    let mut shown: Vec<usize> = Vec::new();
     for d in doc.errors() {
-        o = o.err(format!("remaining: {d}"));
+        let at = rejected
+            .iter()
+            .find(|u| req.items[u.item].lines.contains(&d.line()));
+        match at {
+            Some(u) if !shown.contains(&u.item) => {
+                shown.push(u.item);
+                for e in &u.errors {
+                    o = o.err(format!(
+                        "remaining [{}] (the rejected correction): {e}",
+                        req.items[u.item].tag()
+                    ));
+                }
+            }
+            Some(_) => {}
+            None => o = o.err(format!("remaining: {d}")),
+        }
     }
     o.stdout.push_str(&m.text);
     if !m.text.ends_with('\n') {

@@ -1,10 +1,14 @@
 //! The commands that read a document line by line in bounded memory:
 //! `validate`, `diagnose` and `to-json --stream`.
 
+use std::io::{BufRead, BufReader};
+
 use super::*;
 
 /// What the streaming reader reports as it reads.
 pub(super) enum Event<'a> {
+    /// A fix made by `--extract` before reading (prose, a fence, CRLF…).
+    Fixed(&'a mini_tools::repair::TransportFix),
     /// A valid record, the moment its line closes.
     Record(&'a mini::Record),
     /// An error, in line order.
@@ -42,50 +46,107 @@ pub(super) fn header_prefix(line: &str) -> Option<String> {
     ok.then_some(p)
 }
 
-/// Reads `file` one line at a time through a lenient [`mini::PushParser`] that
-/// keeps no records (bounded memory), calling `on` for every valid record
-/// and every error as they are found.
+/// Why reading stopped before the end of the input: the core's error
+/// (I/O, invalid UTF-8 with its line and byte offset, a line past the
+/// limit), rendered as it says.
+pub(super) type Failure = mini::Error;
+
+/// Opens `file` (`-` for stdin) as the core's line source, under the
+/// default line limit and no limit on the input size or the records (a
+/// stream of any length in constant memory).
+fn open_lines(file: &str) -> Result<mini::stream::LineSource<Box<dyn BufRead>>, Output> {
+    let input: Box<dyn BufRead> = if file == "-" {
+        Box::new(BufReader::with_capacity(1 << 16, std::io::stdin()))
+    } else {
+        let f = std::fs::File::open(file).map_err(|e| usage(format!("cannot read {file}: {e}")))?;
+        Box::new(BufReader::with_capacity(1 << 16, f))
+    };
+    Ok(mini::stream::LineSource::new(input, stream_limits()))
+}
+
+/// The limits of the streaming commands: only the line limit.
+fn stream_limits() -> mini::Limits {
+    mini::Limits {
+        max_input_bytes: usize::MAX,
+        max_records: usize::MAX,
+        ..mini::Limits::default()
+    }
+}
+
+/// Reads `file` one line at a time (the core's [`mini::stream::LineSource`])
+/// through a lenient [`mini::PushParser`] that keeps no records (bounded
+/// memory), calling `on` for every valid record and every error as they
+/// are found. The first significant line names the contract; with
+/// `extract`, a model's answer is extracted first (the whole input is then
+/// read into memory, as `mini extract` does) and each fix is reported.
 pub(super) fn stream_document(
     file: &str,
     args: &ContractArgs,
+    extract: bool,
     on: &mut dyn FnMut(Event<'_>),
 ) -> Streamed {
-    let limit = mini::Limits::default().max_line_bytes;
-    let mut input = match LineInput::open(file, limit) {
-        Ok(i) => i,
-        Err(f) => return Streamed::Usage(usage(f.to_string())),
-    };
-    let mut buf = Vec::new();
+    if extract {
+        let text = match text_input(file) {
+            Ok(t) => t,
+            Err(o) => return Streamed::Usage(o),
+        };
+        let got = mini_tools::repair::extract(&text, args.prefix.as_deref());
+        for f in &got.fixes {
+            on(Event::Fixed(f));
+        }
+        let reader: Box<dyn BufRead> = Box::new(std::io::Cursor::new(got.text.into_bytes()));
+        return stream_lines(
+            mini::stream::LineSource::new(reader, stream_limits()),
+            args,
+            on,
+        );
+    }
+    match open_lines(file) {
+        Ok(input) => stream_lines(input, args, on),
+        Err(o) => Streamed::Usage(o),
+    }
+}
+
+fn stream_lines(
+    mut input: mini::stream::LineSource<Box<dyn BufRead>>,
+    args: &ContractArgs,
+    on: &mut dyn FnMut(Event<'_>),
+) -> Streamed {
     let mut blank = 0usize;
     // the head: blank lines, then the first significant line
     let first = loop {
-        match input.next_line(&mut buf) {
-            Ok(false) => break None,
-            Ok(true) => {
-                let text = std::str::from_utf8(&buf).unwrap_or_default();
-                if mini::__private::syntax::is_blank(text) {
-                    blank += 1;
-                    continue;
-                }
-                break Some(std::mem::take(&mut buf));
+        match input.next_line() {
+            Ok(None) => break None,
+            Ok(Some(line)) if line.text.is_none() => blank += 1,
+            Ok(Some(line)) => {
+                break Some((line.raw.to_vec(), line.text.unwrap_or_default().to_string()))
             }
-            Err(f @ Failure::Io(_)) => return Streamed::Usage(usage(f.to_string())),
-            Err(f) => return Streamed::Unread(f),
+            Err(e) if e.is_io() => return Streamed::Usage(usage(e.to_string())),
+            Err(e) => return Streamed::Unread(e),
         }
     };
     if first.is_none() && args.contract.is_none() {
         return Streamed::Empty;
     }
-    let first_text = first
-        .as_deref()
-        .map(|b| String::from_utf8_lossy(b).trim_end().to_string());
+    let first_text = first.as_ref().map(|(_, t)| t.trim_end().to_string());
     let detected = first_text.as_deref().and_then(header_prefix);
     if detected.is_none() && args.prefix.is_none() && args.contract.is_none() {
         if let Some(line) = &first_text {
             let shown: String = line.chars().take(60).collect();
+            let hint = if mini::__private::check::looks_like_fence(line)
+                || mini::__private::check::looks_like_prose(line)
+                || line.contains(' ')
+            {
+                format!(
+                    "; it looks like prose or a Markdown fence: {}",
+                    mini::__private::check::EXTRACT_REMEDY
+                )
+            } else {
+                String::new()
+            };
             return Streamed::Unverified(format!(
                 "no header: the first line ({shown:?}) is not a header `PREFIX|n=…`, and no \
-                 -p PREFIX or --contract PATH was given"
+                 -p PREFIX or --contract PATH was given{hint}"
             ));
         }
     }
@@ -98,18 +159,13 @@ pub(super) fn stream_document(
         &contract,
         mini::PushOptions {
             keep_records: false,
-            // a stream of any length in constant memory: only the line limit
-            limits: mini::Limits {
-                max_input_bytes: usize::MAX,
-                max_records: usize::MAX,
-                ..mini::Limits::default()
-            },
+            limits: stream_limits(),
             ..mini::PushOptions::default()
         },
     );
     let mut reported = 0;
     let mut feed = |reader: &mut mini::PushParser<'_>, bytes: &[u8]| -> Result<(), Failure> {
-        let records = reader.push(bytes).map_err(|e| Failure::Io(e.to_string()))?;
+        let records = reader.push(bytes)?;
         for r in &records {
             on(Event::Record(r));
         }
@@ -126,13 +182,13 @@ pub(super) fn stream_document(
             break;
         }
     }
-    if let (None, Some(line)) = (&failure, &first) {
-        failure = feed(&mut reader, line).err();
+    if let (None, Some((raw, _))) = (&failure, &first) {
+        failure = feed(&mut reader, raw).err();
     }
     while failure.is_none() {
-        match input.next_line(&mut buf) {
-            Ok(false) => break,
-            Ok(true) => failure = feed(&mut reader, &buf).err(),
+        match input.next_line() {
+            Ok(None) => break,
+            Ok(Some(line)) => failure = feed(&mut reader, line.raw).err(),
             Err(f) => failure = Some(f),
         }
     }
@@ -156,15 +212,24 @@ pub(super) fn stream_document(
     }
 }
 
-pub(super) fn validate(file: &str, args: &ContractArgs, lenient: bool) -> Result<Output, Output> {
+pub(super) fn validate(
+    file: &str,
+    args: &ContractArgs,
+    lenient: bool,
+    extract: bool,
+) -> Result<Output, Output> {
     let mut o = Output::default();
     let mut errors = 0usize;
-    let streamed = stream_document(file, args, &mut |ev| {
-        if let Event::Error(d) = ev {
+    let streamed = stream_document(file, args, extract, &mut |ev| match ev {
+        Event::Error(d) => {
             errors += 1;
             o.stdout.push_str(&d.to_string());
             o.stdout.push('\n');
         }
+        Event::Fixed(f) => {
+            o.stderr.push_str(&format!("fixed: {f}\n"));
+        }
+        Event::Record(_) => {}
     });
     let (end, failure, prefix) = match streamed {
         Streamed::Usage(u) => return Err(u),
@@ -218,10 +283,11 @@ pub(super) fn validate(file: &str, args: &ContractArgs, lenient: bool) -> Result
 pub fn diagnose_to(
     file: &str,
     args: &ContractArgs,
+    extract: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let o = match diagnose(file, args, out) {
+    let o = match diagnose(file, args, extract, out, err) {
         Ok(o) | Err(o) => o,
     };
     let _ = out.write_all(o.stdout.as_bytes());
@@ -236,17 +302,21 @@ pub fn diagnose_to(
 pub(super) fn diagnose(
     file: &str,
     args: &ContractArgs,
+    extract: bool,
     out: &mut dyn Write,
+    err: &mut dyn Write,
 ) -> Result<Output, Output> {
     // valid lines are kept as runs: a valid document of any size is a few
     let mut runs: Vec<(usize, usize)> = Vec::new();
-    let streamed = stream_document(file, args, &mut |ev| {
-        if let Event::Record(r) = ev {
-            match runs.last_mut() {
-                Some((_, last)) if *last + 1 == r.line => *last = r.line,
-                _ => runs.push((r.line, r.line)),
-            }
+    let streamed = stream_document(file, args, extract, &mut |ev| match ev {
+        Event::Record(r) => match runs.last_mut() {
+            Some((_, last)) if *last + 1 == r.line => *last = r.line,
+            _ => runs.push((r.line, r.line)),
+        },
+        Event::Fixed(f) => {
+            let _ = writeln!(err, "fixed: {f}");
         }
+        Event::Error(_) => {}
     });
     let unverified_json = |why: String| {
         let json = serde_json::json!({
@@ -364,12 +434,16 @@ impl<I: Iterator<Item = usize>> serde::Serialize for Lines<I> {
 pub fn stream_to_json(
     file: &str,
     args: &ContractArgs,
+    extract: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
     let streamed = {
         let err = &mut *err;
-        stream_document(file, args, &mut |ev| match ev {
+        stream_document(file, args, extract, &mut |ev| match ev {
+            Event::Fixed(f) => {
+                let _ = writeln!(err, "fixed: {f}");
+            }
             Event::Record(r) => {
                 let _ = writeln!(out, "{}", Value::Object(r.value.clone()));
                 let _ = out.flush();
@@ -432,7 +506,7 @@ pub fn stream_to_json(
             }
             Err(e) => {
                 let _ = writeln!(err, "INVALID: {e}");
-                let f = failure.unwrap_or(Failure::Io(e.to_string()));
+                let f = failure.unwrap_or(e);
                 summary(err, None, Some(&f));
                 EXIT_INVALID
             }

@@ -206,10 +206,7 @@ pub(crate) fn on_line(doc: &Document, line: usize) -> Vec<Diag3> {
                 d.field().map(str::to_string),
                 // the last line's E05 notes the truncation in the document
                 // only (ADR 0021)
-                d.message()
-                    .strip_suffix(mini::__private::check::TRUNCATION_NOTE)
-                    .unwrap_or(d.message())
-                    .to_string(),
+                mini::__private::check::without_end_note(d.message()).to_string(),
             )
         })
         .collect()

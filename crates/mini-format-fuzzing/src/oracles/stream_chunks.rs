@@ -216,9 +216,7 @@ pub fn stream_chunks(input: &StreamInput) {
         // which a line read as it streams in cannot know (ADR 0021)
         let plain = |d: &Diagnostic| {
             let m = d.message();
-            let m = m
-                .strip_suffix(mini::__private::check::TRUNCATION_NOTE)
-                .unwrap_or(m);
+            let m = mini::__private::check::without_end_note(m);
             (
                 d.code(),
                 d.line(),

@@ -543,6 +543,27 @@ fn unsigned_zeros(v: &Value) -> Value {
     }
 }
 
+/// `v` with every float read as the nearest `f64`: only in a build with
+/// `arbitrary_precision` (as `cargo test --workspace`, where the `mini`
+/// binary turns it on: ADR 0019), in which the canonical object keeps a
+/// float's digits while the typed path goes through `f64`, a legitimate
+/// difference. Ints are left exact, so a big int must still agree digit
+/// for digit.
+fn floats_as_f64(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if n.to_string().contains(['.', 'e', 'E']) => {
+            n.as_f64().map_or_else(|| v.clone(), Value::from)
+        }
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), floats_as_f64(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(floats_as_f64).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Whether two verdicts are the same: the same value (after
 /// [`without_nulls`], written by serde_json, so key order and number
 /// spelling count), or the same diagnostics in the same order, or the same
@@ -554,6 +575,11 @@ fn same(a: &Verdict, b: &Verdict) -> bool {
             let write = |v: &Value| {
                 let v = without_nulls(v);
                 let v = if zero { unsigned_zeros(&v) } else { v };
+                let v = if mini::ARBITRARY_PRECISION {
+                    floats_as_f64(&v)
+                } else {
+                    v
+                };
                 serde_json::to_string(&v).ok()
             };
             write(x).is_some() && write(x) == write(y)
@@ -636,8 +662,10 @@ pub fn agree(
 /// `i64`/`u64` is already E06 in `parse` without `arbitrary_precision`,
 /// floats are finite, and the entry points of [`shaped_verdict`] take every
 /// 64-bit int (`deserialize_i128`). (This crate is built without
-/// `arbitrary_precision`; with it, the canonical object would keep a
-/// float's digits while the typed path goes through `f64`.) The inputs are
+/// `arbitrary_precision` on its own; in a workspace build the `mini`
+/// binary turns it on, the canonical object then keeps a float's digits
+/// while the typed path goes through `f64`, and floats are compared as
+/// `f64`: see `floats_as_f64`.) The inputs are
 /// far below the default limits, under which `parse` and the typed path
 /// read (`check` has none).
 pub fn typed_equivalence_text(text: &str, c: &Contract) {

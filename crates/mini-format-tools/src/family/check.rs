@@ -58,6 +58,9 @@ pub struct FamilyCheck {
     pub fixtures: Vec<String>,
     /// Every problem found (empty = the family passes).
     pub problems: Vec<Problem>,
+    /// What passes but can go wrong: a list of free text with no count
+    /// key ([`mini::Contract::delimiter_warnings`]). Not a failure.
+    pub warnings: Vec<String>,
 }
 
 impl FamilyCheck {
@@ -100,8 +103,9 @@ impl CheckReport {
 
     /// The whole report: per family either
     /// `q      ok  (12 records, 7 fixtures, lineage q -> a)` or
-    /// `x      FAIL` followed by one indented line per problem, then
-    /// [`CheckReport::summary`]. Ends with a newline.
+    /// `x      FAIL` followed by one indented line per problem, then its
+    /// warnings (`  warning: …`), then [`CheckReport::summary`]. Ends with
+    /// a newline.
     pub fn render(&self) -> String {
         self.to_string()
     }
@@ -124,6 +128,9 @@ impl fmt::Display for CheckReport {
                 for p in &fam.problems {
                     writeln!(f, "  - {p}")?;
                 }
+            }
+            for w in &fam.warnings {
+                writeln!(f, "  warning: {w}")?;
             }
         }
         writeln!(f, "{}", self.summary())
@@ -259,6 +266,12 @@ fn check_pair(c: &Contract, mini: &Path, json: &Path, out: &mut Vec<Problem>) ->
             &e,
         )),
     }
+    // both directions, as the reference's roundtrip_ok
+    if doc.is_some() {
+        if let Err(e) = mini::check_roundtrip(&want, c) {
+            out.push(Problem::new(None, format!("{jname}: {e}")));
+        }
+    }
     doc.map(|d| d.records().len())
 }
 
@@ -378,6 +391,7 @@ pub fn check_forks(dir: impl AsRef<Path>) -> Result<CheckReport> {
             lineage: Vec::new(),
             fixtures: Vec::new(),
             problems: Vec::new(),
+            warnings: Vec::new(),
         };
         let loaded = match Contract::from_path(path.join("contract.json")) {
             Ok(c) => Some(c),
@@ -399,6 +413,7 @@ pub fn check_forks(dir: impl AsRef<Path>) -> Result<CheckReport> {
         };
         if let Some(c) = &loaded {
             fam.prefix = Some(c.prefix().to_string());
+            fam.warnings = c.delimiter_warnings();
             if c.prefix() != folder {
                 fam.problems.push(Problem::new(
                     Some(Code::E21),

@@ -30,4 +30,6 @@ mod new;
 
 pub use check::{check_forks, CheckReport, FamilyCheck, Problem};
 pub use list::{field_signature, list_families, render_families, signature, FamilySummary};
-pub use new::{field_spec, new_fork, parse_field_arg, ESCAPING_ITEM, ESCAPING_TEXT};
+pub use new::{
+    field_spec, new_fork, new_fork_named, parse_field_arg, ESCAPING_ITEM, ESCAPING_TEXT,
+};

@@ -457,6 +457,19 @@ pub fn new_fork<S: AsRef<str>, T: AsRef<str>>(
     from: Option<&str>,
     add: &[(S, T)],
 ) -> Result<PathBuf> {
+    new_fork_named(dir, prefix, from, add, None)
+}
+
+/// [`new_fork`] with the new contract's `name` (its one-line description,
+/// which `mini forks` lists) given instead of the generated one
+/// (`"<prefix> family"`, or `"<prefix> (fork of <parent>)"`).
+pub fn new_fork_named<S: AsRef<str>, T: AsRef<str>>(
+    dir: impl AsRef<Path>,
+    prefix: &str,
+    from: Option<&str>,
+    add: &[(S, T)],
+    name: Option<&str>,
+) -> Result<PathBuf> {
     let dir = dir.as_ref();
     let existing = prefixes(dir);
     if existing.iter().any(|(p, _)| p == prefix) || dir.join(prefix).exists() {
@@ -534,6 +547,10 @@ pub fn new_fork<S: AsRef<str>, T: AsRef<str>>(
             (raw, None)
         }
     };
+    let mut raw = raw;
+    if let (Some(n), Value::Object(m)) = (name, &mut raw) {
+        m.insert("name".into(), json!(n));
+    }
     let contract = Contract::from_value(raw.clone())?;
     if let Some(p) = &parent {
         let diags = check_fork(&contract, p);

@@ -57,7 +57,7 @@
 //! # What no grammar here can enforce
 //!
 //! These need memory across fields or lines, or arithmetic; the strict
-//! parser ([`crate::parse`]) still checks them, so **always parse the
+//! parser ([`mini::parse`]) still checks them, so **always parse the
 //! constrained output**:
 //!
 //! * `unique` fields (E11): values must differ across lines.

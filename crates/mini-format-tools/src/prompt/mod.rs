@@ -85,7 +85,7 @@ impl FromStr for Lang {
 }
 
 /// A synthetic example document of `records` records that parses strictly
-/// under `contract` (it is serialized with [`crate::dumps`], which verifies
+/// under `contract` (it is serialized with [`mini::dumps`], which verifies
 /// it with the parser).
 ///
 /// Values come from the rules alone: the first enum value, the lower bound
@@ -437,12 +437,24 @@ pub fn spec_block(contract: &Contract, lang: Lang, example: Option<usize>) -> St
     // lexical rules
     l.push(match lang {
         Lang::En => format!(
-            "- If a list element or tuple component contains the separator '{sep}', enclose it in double quotes CSV-style (\"impact{sep} justice and evidence\"; the * marker goes after the closing quote: \"a{sep} b\"*) or escape the separator as '\\{sep}'. Inside quotes a double quote is written \"\". A literal trailing asterisk is written '\\*'; a literal leading double quote '\\\"'."
+            "- If a list element or tuple component contains the separator '{sep}', escape the separator as '\\{sep}' (impact\\{sep} justice and evidence; the * marker stays last: a\\{sep} b*). A literal trailing asterisk is written '\\*'; a literal leading double quote '\\\"'."
         ),
         Lang::Es => format!(
-            "- Si un elemento de lista o componente de tupla contiene el separador '{sep}', enciérralo entre comillas dobles al estilo CSV (\"impacto{sep} justicia y evidencia\"; el marcador * va después de la comilla de cierre: \"a{sep} b\"*) o escapa el separador como '\\{sep}'. Dentro de las comillas una comilla doble se escribe \"\". Un asterisco final literal se escribe '\\*'; una comilla doble inicial literal, '\\\"'."
+            "- Si un elemento de lista o componente de tupla contiene el separador '{sep}', escapa el separador como '\\{sep}' (impacto\\{sep} justicia y evidencia; el marcador * queda al final: a\\{sep} b*). Un asterisco final literal se escribe '\\*'; una comilla doble inicial literal, '\\\"'."
         ),
     });
+    let unguarded: Vec<&str> = c.unguarded_text_lists().map(|f| f.name.as_str()).collect();
+    if !unguarded.is_empty() {
+        let names = unguarded.join(", ");
+        l.push(match lang {
+            Lang::En => format!(
+                "- Take special care in {names}: their length is not fixed, so an unescaped '{sep}' inside an element silently splits it into two elements and nothing flags the mistake. Check every element of these fields for '{sep}' and write it '\\{sep}'."
+            ),
+            Lang::Es => format!(
+                "- Cuidado especial en {names}: su longitud no es fija, así que un '{sep}' sin escapar dentro de un elemento lo parte en dos en silencio y nada señala el error. Revisa cada elemento de estos campos y escribe '{sep}' como '\\{sep}'."
+            ),
+        });
+    }
     l.push(
         lang.pick(
             "- Escapes valid in any value: '\\|' for a literal vertical bar, '\\\\' for a backslash, '\\n' for a line break; no other backslash sequence is valid.",
@@ -491,7 +503,8 @@ pub fn spec_block(contract: &Contract, lang: Lang, example: Option<usize>) -> St
             core - 1
         ),
         (e, Lang::En) => format!(
-            "- Record: {core} core fields + up to {e} extension fields ({core} to {} fields per line).",
+            "- Record: {core} core fields + up to {e} extension field{} ({core} to {} fields per line).",
+            if e == 1 { "" } else { "s" },
             core + e
         ),
         (e, Lang::Es) => format!(

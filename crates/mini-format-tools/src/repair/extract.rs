@@ -110,7 +110,7 @@ fn physical_lines(body: &str) -> Vec<Phys<'_>> {
 
 /// The info string of a Markdown fence line (```` ```mini ````, `~~~`), as
 /// `Some(None)` for a bare fence; `None` when the line is not a fence.
-fn fence(line: &str) -> Option<Option<String>> {
+pub(crate) fn fence(line: &str) -> Option<Option<String>> {
     let t = line.trim_start_matches(syntax::is_space);
     let marker = if t.starts_with("```") {
         '`'
@@ -125,7 +125,7 @@ fn fence(line: &str) -> Option<Option<String>> {
 
 /// Whether `line` is a header line: it starts with `<prefix>|` when the
 /// prefix is known, else it looks like `[A-Za-z][A-Za-z0-9_-]*|…=…`.
-fn is_header(line: &str, prefix: Option<&str>) -> bool {
+pub(crate) fn is_header(line: &str, prefix: Option<&str>) -> bool {
     let t = line.trim_start_matches(syntax::is_space);
     match prefix {
         Some(p) => t.strip_prefix(p).is_some_and(|r| r.starts_with('|')),

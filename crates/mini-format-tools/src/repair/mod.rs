@@ -51,7 +51,7 @@
 //! assert_eq!(ex.fixes.len(), 1);
 //! ```
 
-mod extract;
+pub(crate) mod extract;
 mod merge;
 mod request;
 

@@ -78,7 +78,7 @@ impl RepairRequest {
 /// its 1-based physical lines, and [`super::merge`] must be given the same
 /// text.
 ///
-/// Every invalid record line (per [`crate::parse_lenient`]) becomes an item,
+/// Every invalid record line (per [`mini::parse_lenient`]) becomes an item,
 /// listed in the prompt as `[L<n>] <line text>` followed by its errors.
 /// Adjacent invalid lines that are one record broken by a raw line break —
 /// at least one of them has fewer fields than the core, and joining them

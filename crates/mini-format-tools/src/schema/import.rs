@@ -14,8 +14,9 @@ fn fail(msg: impl Into<String>) -> Error {
     Error::invalid(vec![Diagnostic::new(Code::E20, 0, None, msg)])
 }
 
-const LIMIT: &str =
-    "nesting deeper than one level is not representable in a .mini contract (SPEC 1.1 §12)";
+/// What every nesting error says after naming the shape (SPEC 1.1 §12).
+const LIMIT: &str = "a .mini contract holds one level of nesting (a list or tuple of scalars, \
+     SPEC 1.1 §12): flatten the inner value into separate fields or components";
 
 /// Keywords that never change what a value may be: always accepted.
 const ANNOTATIONS: [&str; 15] = [
@@ -136,7 +137,7 @@ impl Ctx<'_> {
             return Ok(m);
         }
         Err(fail(format!(
-            "{path}: $ref chain too long (a recursive schema is not representable: {LIMIT})"
+            "{path}: $ref chain too long (a recursive schema nests without end; {LIMIT})"
         )))
     }
 
@@ -274,7 +275,7 @@ impl Ctx<'_> {
                 "boolean" => "bool",
                 "array" | "object" => {
                     return Err(fail(format!(
-                        "{path}: an {kind} inside {} is {LIMIT}",
+                        "{path}: an {kind} inside {} nests two levels deep; {LIMIT}",
                         if item { "a list" } else { "a tuple" }
                     )))
                 }
@@ -468,7 +469,7 @@ fn field(
                 let (cnode, cnull) = ctx.split_null(craw, &cpath)?;
                 if matches!(kind_of(&cnode).as_str(), "array" | "object") {
                     return Err(fail(format!(
-                        "{cpath}: an {} inside a tuple is {LIMIT}",
+                        "{cpath}: an {} inside a tuple nests two levels deep; {LIMIT}",
                         kind_of(&cnode)
                     )));
                 }

@@ -9,7 +9,7 @@
 //!
 //! | format | text |
 //! | --- | --- |
-//! | [`Format::Mini`] | the canonical `.mini` text ([`crate::dumps`]) |
+//! | [`Format::Mini`] | the canonical `.mini` text ([`mini::dumps`]) |
 //! | [`Format::JsonCompact`] | the canonical object, no whitespace (`json.dumps(obj, separators=(",", ":"), ensure_ascii=False)`) |
 //! | [`Format::JsonPretty`] | the canonical object indented by 2 spaces (`indent=2`) |
 //! | [`Format::Csv`] | the records flattened to one row each (see below), RFC 4180 quoting, header line dropped |
@@ -218,7 +218,7 @@ impl fmt::Display for Format {
 /// The document rendered in every [`Format`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Renderings {
-    /// The canonical `.mini` text ([`crate::dumps`]).
+    /// The canonical `.mini` text ([`mini::dumps`]).
     pub mini: String,
     /// Compact JSON of the canonical object.
     pub json_compact: String,
@@ -247,14 +247,14 @@ impl Renderings {
 }
 
 /// Renders a `.mini` document in every [`Format`]. The document must be
-/// valid (strict [`crate::parse`]).
+/// valid (strict [`mini::parse`]).
 pub fn render(doc_text: &str, contract: &Contract) -> Result<Renderings> {
     let doc = crate::value::parse(doc_text, contract)?;
     render_canonical(&doc.into_canonical(), contract)
 }
 
 /// Renders a canonical object (`{"prefix", "header", "<records_key>"}`, as
-/// [`crate::Document::to_canonical`] gives it) in every [`Format`].
+/// [`mini::Document::to_canonical`] gives it) in every [`Format`].
 pub fn render_canonical(canonical: &Value, contract: &Contract) -> Result<Renderings> {
     let mini = mini::dumps(canonical, contract)?;
     let empty = Map::new();

@@ -19,7 +19,11 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
             Code::E04,
             0,
             None,
-            format!("header declares n={t} but document has {record_lines} record lines"),
+            format!(
+                "header declares n={t} but the document has {record_lines} record line{}: \
+                 n must be the number of record lines",
+                if record_lines == 1 { "" } else { "s" }
+            ),
         ));
     }
     let n = h.n?;
@@ -35,11 +39,6 @@ pub fn document_errors(header: Option<&HeaderInfo>, record_lines: usize) -> Opti
         )
     })
 }
-
-/// What the E05 (too few fields) of a document's last record line says
-/// after its message: the line, read alone or as it streams in, does not
-/// say it (nothing tells it is the last one yet).
-pub const TRUNCATION_NOTE: &str = "; it is the last line: the answer looks truncated";
 
 /// What a checked line was (see [`Engine::check_line`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,9 +64,12 @@ pub struct Engine<'c> {
     pub(super) errors: Vec<Diagnostic>,
     pub(super) record_lines: usize,
     pub(super) last_line_cut: bool,
-    /// The index in `errors` of the E05 (too few fields) of the last
-    /// record line, if it had one: the truncation note goes there.
-    pub(super) last_short: Option<usize>,
+    /// The index in `errors` of the error of the last record line that
+    /// gets a note once the document ends, and the note: the E05 (too few
+    /// fields) of a line that looks cut ([`super::TRUNCATION_NOTE`]), or
+    /// the first error of a line that looks like a Markdown fence or prose
+    /// ([`super::end_note`]).
+    pub(super) last_short: Option<(usize, String)>,
 }
 
 impl<'c> Engine<'c> {
@@ -111,9 +113,21 @@ impl<'c> Engine<'c> {
             &mut self.errors,
         );
         self.last_line_cut = scratch.looked_cut();
-        self.last_short = (before..self.errors.len()).find(|&i| {
-            self.errors[i].code() == Code::E05 && self.errors[i].message().contains("missing")
-        });
+        // the note the last line's error gets once no line can follow: a
+        // fence or prose is named on its first error; a line that lacks
+        // fields looks cut (ADR 0021)
+        self.last_short = if valid {
+            None
+        } else if super::looks_like_fence(line.text) || super::looks_like_prose(line.text) {
+            Some((before, super::end_note(line.text)))
+        } else {
+            (before..self.errors.len())
+                .find(|&i| {
+                    self.errors[i].code() == Code::E05
+                        && self.errors[i].message().contains("missing")
+                })
+                .map(|i| (i, super::TRUNCATION_NOTE.to_string()))
+        };
         if valid {
             self.valid_records += 1;
             Checked::Valid
@@ -149,13 +163,15 @@ impl<'c> Engine<'c> {
     /// The E05 of the last record line, when it lacks fields, says that
     /// the document looks truncated there: called once no line can follow.
     fn note_truncation(&mut self) {
-        if let Some(d) = self.last_short.take().and_then(|i| self.errors.get_mut(i)) {
-            *d = Diagnostic::new(
-                d.code(),
-                d.line(),
-                d.field().map(str::to_string),
-                format!("{}{TRUNCATION_NOTE}", d.message()),
-            );
+        if let Some((i, note)) = self.last_short.take() {
+            if let Some(d) = self.errors.get_mut(i) {
+                *d = Diagnostic::new(
+                    d.code(),
+                    d.line(),
+                    d.field().map(str::to_string),
+                    format!("{}{note}", d.message()),
+                );
+            }
         }
     }
 

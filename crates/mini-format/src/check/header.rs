@@ -39,9 +39,10 @@ pub fn check_header(
             ln,
             None,
             format!(
-                "header prefix '{}' does not match contract '{}'",
+                "header prefix '{}' does not match contract '{}'{}",
                 info.prefix,
-                contract.prefix()
+                contract.prefix(),
+                super::header_hint(line.text).unwrap_or_default()
             ),
         ));
     }
@@ -127,6 +128,15 @@ pub fn check_header(
             if number::is_int(digits) {
                 let canonical = number::canonical_int(digits);
                 if canonical.parse::<u64>().is_err() {
+                    // the canonical header keeps the n the model wrote
+                    // (ADR 0006): the exact int this build holds, else
+                    // (beyond 64 bits without `arbitrary_precision`) its
+                    // digits, never a rounded number
+                    let kept = match res {
+                        Ok(v) => HeaderValue::Typed(v.into_owned()),
+                        Err(_) => HeaderValue::Text(canonical.clone()),
+                    };
+                    info.entries.push((key, kept));
                     info.n_impossible = Some(canonical);
                     continue;
                 }

@@ -7,6 +7,7 @@
 
 mod engine;
 mod header;
+mod hint;
 mod record;
 mod scalar;
 mod scratch;
@@ -17,8 +18,12 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-pub use engine::{document_errors, Checked, Engine, Finished, TRUNCATION_NOTE};
+pub use engine::{document_errors, Checked, Engine, Finished};
 pub use header::check_header;
+pub use hint::{
+    end_note, header_hint, looks_like_fence, looks_like_prose, without_end_note, EXTRACT_REMEDY,
+    TRUNCATION_NOTE,
+};
 pub(crate) use record::{check_arity, check_field, check_marker};
 pub use record::{check_record, check_record_into, RecordOutcome};
 pub use scalar::{bound_text, check_atom, check_float, Atom, Violation};

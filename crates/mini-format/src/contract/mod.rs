@@ -378,4 +378,39 @@ impl Contract {
     pub fn to_value(&self) -> &Value {
         &self.raw
     }
+
+    /// The `list` and `mlist` fields whose elements are free text (`str`)
+    /// and whose length no `count_key` fixes. In them an unescaped
+    /// separator inside an element splits it in two and the line still
+    /// validates (`Billing, EU*,Docs` reads three elements and selects
+    /// `EU`); a count key turns that into E07 (ADR 0004). The prompt block
+    /// stresses escaping for exactly these fields.
+    pub fn unguarded_text_lists(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| match &f.kind {
+            Kind::List { item, arity } | Kind::MList { item, arity, .. } => {
+                item.ty == ScalarType::Str && arity.count_key.is_none()
+            }
+            _ => false,
+        })
+    }
+
+    /// One warning per [`Contract::unguarded_text_lists`] field, saying
+    /// what can pass silently and the two remedies (shown by the `mini`
+    /// binary when it loads a contract, and by `mini check-forks`).
+    pub fn delimiter_warnings(&self) -> Vec<String> {
+        let sep = self.separator();
+        self.unguarded_text_lists()
+            .map(|f| {
+                format!(
+                    "field '{}' ({}) is a list of free text with no count_key: an unescaped \
+                     '{sep}' inside an element splits it silently (\"Billing{sep} EU\" reads \
+                     as two elements and the line still validates); give the field a \
+                     count_key (a header int the element count must equal, E07), or make \
+                     sure the model escapes it as '\\{sep}' (ADR 0004)",
+                    f.name,
+                    f.kind.signature()
+                )
+            })
+            .collect()
+    }
 }

@@ -7,7 +7,8 @@
 //! `&'de str` field borrows from the input; an escaped value comes from a
 //! scratch buffer (an owned string). Like [`crate::parse`], deserialization
 //! is strict: every error of the document is collected, and the result is
-//! an error if there was any.
+//! an error if there was any; [`from_str_lenient`] keeps the valid records
+//! instead.
 
 use std::borrow::Cow;
 
@@ -22,6 +23,7 @@ use crate::error::{Code, Diagnostic, Error, Result};
 use crate::read::{Limits, SliceLines, StrLines};
 use crate::syntax::Line;
 use crate::typed::MiniDocument;
+use crate::value::ParseReport;
 
 mod atom;
 mod checked;
@@ -38,7 +40,10 @@ use header::{header_items, HeaderDe};
 use value::ValueDe;
 
 /// Deserializes a document type (one deriving `Mini` with
-/// `#[mini(prefix = …)]`) from `.mini` text, strictly.
+/// `#[mini(prefix = …)]`) from `.mini` text, strictly: the value, or every
+/// error of the document. To keep the valid records of an invalid document
+/// (a model's answer that was cut or has a broken line), with the
+/// diagnostics beside them, use [`from_str_lenient`].
 ///
 /// ```
 /// use serde::Deserialize;
@@ -133,6 +138,144 @@ where
     de.end(value)
 }
 
+/// What a lenient typed read gives: the document type built from the valid
+/// records, and the account of every line (see [`from_str_lenient`]).
+#[derive(Debug, Clone)]
+pub struct Lenient<T> {
+    /// The document with its valid records, in line order; `None` when no
+    /// value could be built: no header line (E01), a header the engine
+    /// found broken (E03, E12, an `n` that no count can equal) whose
+    /// values the type needs, or a header value the Rust type refuses.
+    pub value: Option<T>,
+    /// The account of the read, as [`crate::parse_lenient`] gives it
+    /// (`declared_n`, `valid_lines`, `invalid_lines`, `missing_records`,
+    /// `truncated`, every error), plus any value of a valid line that the
+    /// Rust type refused (E06/E13 with its serde path): that line is then
+    /// counted invalid and its record left out.
+    pub report: ParseReport,
+}
+
+/// The lenient form of [`from_str`]: instead of all or nothing, the
+/// document type with its valid records, plus every diagnostic. A model's
+/// answer cut after three good records gives those three records and the
+/// account of what is missing (`missing_records`, `truncated`).
+///
+/// The document is checked once by the engine, as [`crate::parse_lenient`]
+/// does, and then read into `T` with its invalid lines skipped (so `T`
+/// sees a document of valid records only; the header's `n` still counts
+/// the lines the model wrote). Default [`Limits`] apply: a breach, or
+/// invalid UTF-8, is the `Err`. Reading costs about two passes over the
+/// text.
+///
+/// ```
+/// use serde::Deserialize;
+///
+/// #[derive(Debug, Deserialize, mini::Mini)]
+/// #[mini(prefix = "todo", records = "tasks")]
+/// struct Todos {
+///     tasks: Vec<Task>,
+/// }
+///
+/// #[derive(Debug, Deserialize, mini::Mini)]
+/// struct Task {
+///     title: String,
+///     done: bool,
+/// }
+///
+/// // the answer was cut: n=4, two good lines, one broken, one missing
+/// let got = mini::from_str_lenient::<Todos>("todo|n=4\nbuy milk|false\nwrite docs|maybe\ncall mom|true").unwrap();
+/// let todos = got.value.expect("the header was read");
+/// assert_eq!(todos.tasks.len(), 2);
+/// assert_eq!(todos.tasks[1].title, "call mom");
+/// assert_eq!(got.report.invalid_lines, [3]);
+/// assert_eq!(got.report.missing_records, Some(1));
+/// assert_eq!(got.report.truncated, Some(true));
+/// ```
+pub fn from_str_lenient<'de, T>(s: &'de str) -> Result<Lenient<T>>
+where
+    T: de::Deserialize<'de> + MiniDocument,
+{
+    let contract = T::cached_contract()?;
+    read_lenient(s, &contract, Limits::default())
+}
+
+/// [`from_str_lenient`] under a contract loaded at run time (any
+/// `Deserialize` type shaped like the canonical object, as
+/// [`from_str_with_contract`]).
+pub fn from_str_lenient_with_contract<'de, T>(
+    s: &'de str,
+    contract: &Contract,
+) -> Result<Lenient<T>>
+where
+    T: de::Deserialize<'de>,
+{
+    read_lenient(s, contract, Limits::default())
+}
+
+fn read_lenient<'de, T>(s: &'de str, contract: &Contract, limits: Limits) -> Result<Lenient<T>>
+where
+    T: de::Deserialize<'de>,
+{
+    let mut report = crate::value::parse_lenient_with_limits(s, contract, &limits)?.diagnostics();
+    if report.prefix.is_none() {
+        // no header line (E01): nothing to build
+        return Ok(Lenient {
+            value: None,
+            report,
+        });
+    }
+    let mut skip = report.invalid_lines.clone();
+    loop {
+        let mut de = Deserializer::with_limits(s, contract, limits);
+        de.skip = skip.clone();
+        let e = match T::deserialize(&mut de) {
+            Ok(v) => {
+                return Ok(Lenient {
+                    value: Some(v),
+                    report,
+                })
+            }
+            Err(e) => e,
+        };
+        if e.is_stopped() {
+            // the header is broken: the engine's errors are in the report
+            return Ok(Lenient {
+                value: None,
+                report,
+            });
+        }
+        // a value of a valid line the Rust type refused: that record is
+        // left out (its line now invalid) and the document read again
+        let line = e.diagnostics().first().map_or(0, Diagnostic::line);
+        let record_line = report.valid_lines.contains(&line);
+        report.ok = false;
+        for d in e.diagnostics() {
+            let at = report
+                .errors
+                .iter()
+                .position(|x| x.line() == 0 || x.line() > d.line())
+                .unwrap_or(report.errors.len());
+            report.errors.insert(at, d.clone());
+        }
+        if e.diagnostics().is_empty() {
+            report
+                .errors
+                .push(Diagnostic::new(Code::E06, line, None, e.to_string()));
+        }
+        if !record_line {
+            return Ok(Lenient {
+                value: None,
+                report,
+            });
+        }
+        report.valid_lines.retain(|&l| l != line);
+        report.valid_records = report.valid_records.saturating_sub(1);
+        let at = report.invalid_lines.partition_point(|&l| l < line);
+        report.invalid_lines.insert(at, line);
+        skip = report.invalid_lines.clone();
+    }
+}
+
 /// The old name of [`from_str_with_contract`].
 #[deprecated(
     since = "0.1.0",
@@ -177,6 +320,9 @@ pub struct Deserializer<'de, 'c> {
     /// Set once a record line broke a rule or serde refused a value: no
     /// more values are read, the engine checks the rest.
     stopped: bool,
+    /// Physical lines left unread, ascending (the invalid lines of a
+    /// lenient read, [`from_str_lenient`]).
+    skip: Vec<usize>,
 }
 
 impl<'de, 'c> Deserializer<'de, 'c> {
@@ -200,6 +346,7 @@ impl<'de, 'c> Deserializer<'de, 'c> {
             scratch: Scratch::check_only(),
             cursor: Cursor::default(),
             stopped: false,
+            skip: Vec::new(),
         };
         if let Some(line) = de.next_line() {
             de.engine.check_line(line, &mut de.scratch);
@@ -212,11 +359,14 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         if self.read_error.is_some() {
             return None;
         }
-        match self.lines.next_line() {
-            Ok(line) => line,
-            Err(e) => {
-                self.read_error = Some(e);
-                None
+        loop {
+            match self.lines.next_line() {
+                Ok(Some(line)) if self.skip.binary_search(&line.number).is_ok() => continue,
+                Ok(line) => return line,
+                Err(e) => {
+                    self.read_error = Some(e);
+                    return None;
+                }
             }
         }
     }
@@ -351,8 +501,18 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
                 let line = header.map_or(1, |h| h.line);
                 let contract = self.de.contract;
                 let entries = header.map_or_else(Vec::new, |h| header_items(h, contract));
-                seed.deserialize(HeaderDe { entries, line })
-                    .map_err(|e| locate(e, line, None, || "header".to_string()))
+                // a header the engine already found broken (E03, E12, an
+                // n no count can equal) is reported by the engine alone:
+                // serde's "missing field n" would repeat its E03
+                let broken = header.is_some_and(|h| h.n_impossible.is_some())
+                    || self.de.engine.errors().iter().any(|d| d.line() == line);
+                seed.deserialize(HeaderDe { entries, line }).map_err(|e| {
+                    if broken {
+                        Error::stopped()
+                    } else {
+                        locate(e, line, None, || "header".to_string())
+                    }
+                })
             }
             _ => seed.deserialize(RecordsDe { de: self.de }),
         }

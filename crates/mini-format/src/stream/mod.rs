@@ -9,6 +9,11 @@
 //!
 //! [`records`] reads typed records one line at a time from any
 //! [`std::io::BufRead`], holding only the current line in memory.
+//!
+//! [`LineSource`] hands out the physical lines of a `BufRead` through the
+//! same line reader (limits, UTF-8 errors), for a program that looks at a
+//! line before it picks a contract and pushes the lines into a
+//! [`PushParser`].
 
 mod typed;
 
@@ -20,6 +25,7 @@ use crate::check::Scratch;
 use crate::contract::Contract;
 use crate::error::{Diagnostic, Error, Result};
 use crate::read::{Limits, LineCutter};
+pub use crate::read::{LineSource, PhysicalLine};
 use crate::value::{Builder, Document, Fed, Record};
 
 /// The old name of [`PushParser`].

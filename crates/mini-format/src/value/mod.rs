@@ -55,7 +55,9 @@ pub struct ParseReport {
     pub ok: bool,
     /// The header prefix as written (`None` without a header line).
     pub prefix: Option<String>,
-    /// The header `n` when present and well typed.
+    /// The header `n` when present, well typed and a count that fits `u64`
+    /// (a negative `n` or one beyond 64 bits is E04, and stays in the
+    /// canonical header as written).
     pub declared_n: Option<u64>,
     /// Significant lines after the header (valid or not).
     pub record_lines: usize,
@@ -67,12 +69,16 @@ pub struct ParseReport {
     /// Physical lines with at least one error, ascending (header excluded).
     pub invalid_lines: Vec<usize>,
     /// `n − record_lines` when positive; 0 when none are missing; `None`
-    /// when `n` is unknown.
+    /// when `n` is unknown or is no count (negative), and when `n` is an
+    /// int beyond 64 bits (records are missing, `truncated` is
+    /// `Some(true)`, but their number does not fit `u64`: the exact `n` is
+    /// in the canonical header). ADR 0006.
     pub missing_records: Option<u64>,
-    /// `record_lines − n` when positive; `None` when `n` is unknown.
+    /// `record_lines − n` when positive; `None` when `declared_n` is.
     pub excess_records: Option<u64>,
-    /// `Some(true)` when lines are missing or the last record line looks cut
-    /// (too few fields, dangling backslash, unclosed quote); `Some(false)`
+    /// `Some(true)` when lines are missing (an `n` beyond 64 bits always
+    /// says so) or the last record line looks cut (too few fields,
+    /// dangling backslash, unclosed quote); `Some(false)`
     /// when `n` is known and nothing is missing or cut; `None` when `n` is
     /// unknown and the last line looks complete.
     pub truncated: Option<bool>,
@@ -189,8 +195,19 @@ impl Document {
         let lines = self.record_lines as u64;
         let missing = n.map(|n| n.saturating_sub(lines));
         let excess = n.map(|n| lines.saturating_sub(n));
+        // ADR 0006: an n no line count can equal is no `declared_n`, so
+        // missing and excess stay unknown. A negative one counts nothing;
+        // one beyond 64 bits is a count larger than any document: records
+        // are certainly missing (truncated), but their number does not fit
+        // `u64` (the exact n is in the canonical header).
+        let beyond_64_bits = self
+            .header
+            .as_ref()
+            .and_then(|h| h.n_impossible.as_deref())
+            .is_some_and(|t| !t.starts_with('-'));
         let cut = self.record_lines > 0 && self.last_line_cut;
         let truncated = match missing {
+            _ if beyond_64_bits => Some(true),
             Some(m) if m > 0 => Some(true),
             _ if cut => Some(true),
             Some(_) => Some(false),
