@@ -5,7 +5,9 @@
 //! prompt block) and [`crate::family::new_fork`] (the fixtures of a new
 //! family). The values are placeholders that satisfy every rule:
 //!
-//! * `str`: the field's name (`id`), then `id-2`, `id-3`, …; list elements
+//! * `str`: the field's name (`id`), then `id-2`, `id-3`, … (with
+//!   [`Style::desc_examples`], the example its `desc` gives, as the prompt
+//!   block's example does: `e.g. T-100` → `T-100`, `T-100-2`); list elements
 //!   `tags-1`, `tags-2` (`tags-2.1`, … in later values);
 //! * `enum`: the first value, then the next ones in turn; `bool`: `true`,
 //!   then `false`;
@@ -74,6 +76,29 @@ pub struct Style {
     /// The header fills its optional keys too (never `n`, which is the
     /// record count, nor `v`, which keeps its default version).
     pub full_header: bool,
+    /// A `str` field or header key whose `desc` gives an example
+    /// (`"psychometric model, e.g. IRT3PL"`) takes it as its value (`IRT3PL`,
+    /// then `IRT3PL-2`, … where it varies) instead of its name.
+    pub desc_examples: bool,
+}
+
+/// The example a description gives: the text after `e.g.`, `eg.`,
+/// `p. ej.`, `for example` or `such as`, up to the next `,`, `;` or `)`,
+/// without quotes; `None` when there is none.
+pub fn desc_example(desc: &str) -> Option<String> {
+    let lower = desc.to_lowercase();
+    let at = ["e.g.", "eg.", "p. ej.", "p.ej.", "for example", "such as"]
+        .iter()
+        .filter_map(|m| lower.find(m).map(|i| i + m.len()))
+        .min()?;
+    // the markers are ASCII, so `at` is a char boundary of `desc` too
+    let rest = desc.get(at..)?.trim_start_matches([' ', ':']);
+    let end = rest.find([',', ';', ')']).unwrap_or(rest.len());
+    let example = rest[..end]
+        .trim()
+        .trim_matches(['"', '\'', '`', '«', '»'])
+        .trim();
+    (!example.is_empty()).then(|| example.to_string())
 }
 
 /// A canonical object of `records` records valid under `contract`, built as
@@ -395,6 +420,25 @@ impl<'c> Sampler<'c> {
         }
     }
 
+    /// The `k`-th value of a `str` scalar from its description's example
+    /// (with [`Style::desc_examples`]), or `None`.
+    fn described(&self, kind: &Kind, desc: Option<&str>, k: u64) -> Option<Value> {
+        if !self.style.desc_examples {
+            return None;
+        }
+        match kind {
+            Kind::Scalar(s) if s.ty == ScalarType::Str => {
+                let example = desc_example(desc?)?;
+                Some(Value::String(if k == 0 {
+                    example
+                } else {
+                    format!("{example}-{}", k + 1)
+                }))
+            }
+            _ => None,
+        }
+    }
+
     fn header(&self) -> Result<Map<String, Value>> {
         let mut h = Map::new();
         for key in self.c.header_keys() {
@@ -403,9 +447,9 @@ impl<'c> Sampler<'c> {
             }
             let v = match self.counts.get(&key.name) {
                 Some(n) => Value::from(*n),
-                None if key.required || self.style.full_header => {
-                    self.value(&key.name, &key.kind, 0, false)?
-                }
+                None if key.required || self.style.full_header => self
+                    .described(&key.kind, key.desc.as_deref(), 0)
+                    .map_or_else(|| self.value(&key.name, &key.kind, 0, false), Ok)?,
                 None => continue,
             };
             h.insert(key.name.clone(), v);
@@ -427,7 +471,8 @@ impl<'c> Sampler<'c> {
             let value = if blank {
                 Value::Null
             } else {
-                self.value(&f.name, &f.kind, k, sparse)?
+                self.described(&f.kind, f.desc.as_deref(), k)
+                    .map_or_else(|| self.value(&f.name, &f.kind, k, sparse), Ok)?
             };
             match &f.kind {
                 Kind::MList {

@@ -431,3 +431,36 @@ fn unguarded_text_lists_are_singled_out() {
             .expect("contract");
     assert!(!spec_block(&plain, Lang::En, None).contains("Take special care"));
 }
+
+#[test]
+fn the_example_takes_the_examples_the_descriptions_give() {
+    use mini_tools::sample::desc_example;
+    assert_eq!(
+        desc_example("psychometric model, e.g. IRT3PL").as_deref(),
+        Some("IRT3PL")
+    );
+    assert_eq!(
+        desc_example("a team (e.g. 'Billing'), free text").as_deref(),
+        Some("Billing")
+    );
+    assert_eq!(
+        desc_example("código, p. ej. ES-MAD; otro").as_deref(),
+        Some("ES-MAD")
+    );
+    assert_eq!(desc_example("such as: Madrid").as_deref(), Some("Madrid"));
+    assert_eq!(desc_example("question identifier"), None);
+    assert_eq!(desc_example("e.g."), None);
+    let c = Contract::from_json(
+        r#"{"prefix": "t", "header": {"keys": {"model": {"type": "str", "desc": "model, e.g. IRT3PL"}},
+                                      "required": ["n", "model"]},
+            "core": [{"name": "id", "type": "str", "unique": true, "desc": "ticket id, e.g. T-100"},
+                     {"name": "team", "type": "str", "desc": "owning team, e.g. Billing"},
+                     {"name": "note", "type": "str", "desc": "free text"}]}"#,
+    )
+    .unwrap();
+    let block = spec_block(&c, Lang::En, Some(2));
+    assert!(
+        block.contains("t|n=2|model=IRT3PL\nT-100|Billing|note\nT-100-2|Billing|note"),
+        "{block}"
+    );
+}

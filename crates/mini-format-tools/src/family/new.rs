@@ -293,6 +293,7 @@ fn fixtures(c: &Contract) -> Result<Vec<(&'static str, String)>> {
         vary_all: true,
         sparse: true,
         full_header: true,
+        desc_examples: false,
     };
     let (valid, canonical) = round_trip(&sample::canonical(c, 2, style)?, c)?;
 

@@ -8,11 +8,25 @@ use crate::sample::{canonical, Style};
 /// synthetic values (e.g. a `unique` bool over three records). Only
 /// `unique` fields vary, so that the repeats show which values must not;
 /// every second record leaves its optional fields empty, to show null.
+/// A `str` field whose description gives an example (`e.g. IRT3PL`) shows
+/// it; if those examples break a rule, the names are used instead.
 pub(crate) fn example(contract: &Contract, records: usize) -> Option<String> {
     let style = Style {
         sparse: true,
+        desc_examples: true,
         ..Style::default()
     };
-    let obj = canonical(contract, records, style).ok()?;
-    mini::dumps(&obj, contract).ok()
+    canonical(contract, records, style)
+        .or_else(|_| {
+            canonical(
+                contract,
+                records,
+                Style {
+                    desc_examples: false,
+                    ..style
+                },
+            )
+        })
+        .ok()
+        .and_then(|obj| mini::dumps(&obj, contract).ok())
 }

@@ -253,7 +253,7 @@ const ES: Texts = Texts {
     header_ctx: "Cabecera del documento (solo como contexto, no la repitas):",
     fields: "Campos de un registro, en orden:",
     optional: "después, opcionales:",
-    items: "Líneas que corregir, cada una seguida de los errores del validador:",
+    items: "Líneas que corregir, cada una seguida de los errores del validador (código, campo y mensaje; los mensajes del validador están en inglés):",
     split_note: "estas líneas son UN registro partido por un salto de línea sin escapar: escríbelo en una sola línea, con \\n donde estaba el salto",
     not_repaired: "También incorrecto, pero no se repara aquí (no añadas ni quites líneas para arreglarlo):",
     answer: |k| format!("Responde con exactamente {} línea(s). Primera línea:", k + 1),
