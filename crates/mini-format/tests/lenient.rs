@@ -111,7 +111,10 @@ fn from_str_lenient_keeps_the_valid_records_of_a_cut_answer() {
     let ids: Vec<&str> = doc.tickets.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["T1", "T3"]);
     let t3 = &doc.tickets[1];
-    assert_eq!((t3.priority, t3.summary.as_str(), t3.minutes), (1, "typo", 1));
+    assert_eq!(
+        (t3.priority, t3.summary.as_str(), t3.minutes),
+        (1, "typo", 1)
+    );
     let r = &got.report;
     assert!(!r.ok);
     assert_eq!(r.declared_n, Some(5));
