@@ -211,7 +211,10 @@ fn request_in_spanish() {
     assert!(p.contains("No escribas nada más"), "{p}");
     assert!(!p.contains("Answer with"), "{p}");
     // the validator's messages are English in every language: said so
-    assert!(p.contains("los mensajes del validador están en inglés"), "{p}");
+    assert!(
+        p.contains("los mensajes del validador están en inglés"),
+        "{p}"
+    );
     // same items whatever the language
     assert_eq!(req.items, request(&doc, &c).items);
     assert_eq!("es".parse::<Lang>(), Ok(Lang::Es));
