@@ -595,6 +595,7 @@ mod tests {
             vary_all: true,
             sparse: true,
             full_header: true,
+            desc_examples: false,
         };
         let rich = canonical(&c, 2, all).unwrap();
         assert_eq!(rich["header"]["src"], "src");
