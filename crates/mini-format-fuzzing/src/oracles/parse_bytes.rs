@@ -77,7 +77,7 @@ pub fn parse_bytes(data: &[u8]) {
                         .rposition(|&b| b == b'\n')
                         .map_or(0, |p| p + 1);
                     let want = format!(
-                        "invalid UTF-8 at line {line}, byte offset {}",
+                        "invalid UTF-8 at line {line}, byte offset {} in the line",
                         e.valid_up_to() - start
                     );
                     if m.to_string() != want {
