@@ -13,6 +13,11 @@
 //! 6. `stream_typed`: `mini::stream::records` (the single-pass reader, one
 //!    line at a time) into the record structs, from a `&[u8]` reader.
 //!
+//! 7. on quiz, `floor`: the hand-written reader and writer of
+//!    `benches/support/floor.rs` (issue 21), every contract rule checked,
+//!    into and from the same structs, as a third row of `typed_decode`,
+//!    `validate` and `serialize`.
+//!
 //! `benches/ratios.py` prints the table of `docs/performance.md` (mini ÷
 //! serde_json in records/s, and MB/s) from criterion's estimates.
 //!
@@ -36,6 +41,8 @@ use serde::{de::DeserializeOwned, Serialize};
 
 #[path = "support/data.rs"]
 mod data;
+#[path = "support/floor.rs"]
+mod floor;
 
 use data::{Notes, Quiz, Rubric};
 
@@ -186,6 +193,26 @@ where
     g.finish();
 }
 
+/// The floor's rows (quiz only), in the groups of the same operations.
+fn bench_floor(c: &mut Criterion, f: &Family<Quiz>) {
+    assert!(floor::decode(&f.mini).expect("floor decode") == f.doc);
+    assert_eq!(floor::encode(&f.doc).expect("floor encode"), f.mini);
+    assert!(floor::validate(&f.mini).is_ok());
+    let bytes = Throughput::Bytes(f.mini.len() as u64);
+    for (op, run) in [("typed_decode", 0u8), ("validate", 1), ("serialize", 2)] {
+        let mut g = c.benchmark_group(format!("{}/{op}", f.name));
+        g.throughput(bytes.clone());
+        g.bench_function("floor", |b| {
+            b.iter(|| match run {
+                0 => drop(black_box(floor::decode(black_box(&f.mini)).unwrap())),
+                1 => floor::validate(black_box(&f.mini)).unwrap(),
+                _ => drop(black_box(floor::encode(black_box(&f.doc)).unwrap())),
+            })
+        });
+        g.finish();
+    }
+}
+
 fn benches(c: &mut Criterion) {
     data::contracts_match();
     let n = records();
@@ -193,6 +220,7 @@ fn benches(c: &mut Criterion) {
     let text = mini::to_string(&quiz).unwrap();
     let quiz = family::<Quiz>("quiz", quiz, text);
     bench_family::<_, data::Question>(c, &quiz);
+    bench_floor(c, &quiz);
     drop(quiz);
 
     let rubric = data::rubric(n);

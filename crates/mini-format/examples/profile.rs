@@ -9,7 +9,9 @@
 //! ```
 //!
 //! Operations: `typed`, `typed_json`, `dynamic`, `dynamic_json`, `validate`,
-//! `ignored_json`, `serialize`, `serialize_json`.
+//! `ignored_json`, `serialize`, `serialize_json`; on `quiz` also the
+//! hand-written floor (`benches/support/floor.rs`): `floor_typed`,
+//! `floor_validate`, `floor_serialize`.
 
 use std::hint::black_box;
 
@@ -18,6 +20,8 @@ use serde::Serialize;
 
 #[path = "../benches/support/data.rs"]
 mod data;
+#[path = "../benches/support/floor.rs"]
+mod floor;
 
 fn run<D>(doc: D, text: String, op: &str)
 where
@@ -73,6 +77,17 @@ where
     }
 }
 
+/// The floor's operations alone (quiz only).
+#[inline(never)]
+fn measured_floor(doc: &data::Quiz, text: &str, op: &str) {
+    match op {
+        "floor_typed" => drop(black_box(floor::decode(text).expect("decode"))),
+        "floor_validate" => assert!(floor::validate(text).is_ok()),
+        "floor_serialize" => drop(black_box(floor::encode(doc).expect("serialize"))),
+        other => panic!("unknown operation {other}"),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let family = args.get(1).map_or("quiz", String::as_str);
@@ -82,6 +97,13 @@ fn main() {
         "quiz" => {
             let d = data::quiz(n);
             let t = mini::to_string(&d).expect("serialize");
+            if op.starts_with("floor_") {
+                assert_eq!(floor::decode(&t).expect("floor decode"), d);
+                assert_eq!(floor::encode(&d).expect("floor encode"), t);
+                settle_heap();
+                measured_floor(&d, &t, op);
+                return;
+            }
             run(d, t, op);
         }
         "rubric" => {

@@ -33,6 +33,7 @@ pub mod contract;
 mod de;
 mod error;
 mod number;
+mod plan;
 mod read;
 mod roundtrip;
 mod ser;

@@ -148,11 +148,16 @@ impl<'c> Engine<'c> {
         if !self.uniques.claim_all(unique_keys) {
             return false;
         }
+        self.accepted();
+        true
+    }
+
+    /// Counts a valid record line whose unique keys are already claimed.
+    pub(super) fn accepted(&mut self) {
         self.record_lines += 1;
         self.valid_records += 1;
         self.last_line_cut = false;
         self.last_short = None;
-        true
     }
 
     /// Errors found so far.

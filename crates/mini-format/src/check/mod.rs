@@ -6,6 +6,7 @@
 //! `crate::value` (ADR 0019).
 
 mod engine;
+mod fast;
 mod header;
 mod hint;
 mod record;
@@ -19,6 +20,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 pub use engine::{document_errors, Checked, Engine, Finished};
+pub(crate) use fast::Validator;
 pub use header::check_header;
 pub use hint::{
     end_note, header_hint, looks_like_fence, looks_like_prose, without_end_note, EXTRACT_REMEDY,

@@ -70,6 +70,17 @@ pub(super) fn typed_list<'a>(
 /// Checks a list's element count against its arity: `min`, `max` and the
 /// header's count key (E07).
 pub(crate) fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Result<(), Violation> {
+    // the verdict, when the count key (if any) is cached as u64
+    let cached = match &arity.count_key {
+        None => Some(None),
+        Some(key) => match header.counts.iter().find(|(k, _)| k == key) {
+            Some((_, Some(k))) => Some(Some(*k)),
+            _ => None,
+        },
+    };
+    if cached.is_some_and(|count| arity_allows(n, arity, count)) {
+        return Ok(());
+    }
     let n64 = n as u64;
     if let Some(min) = arity.min.filter(|&m| n64 < m) {
         return Err((Code::E07, format!("list has {n} elements, min {min}")));
@@ -92,6 +103,18 @@ pub(crate) fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Resul
         }
     }
     Ok(())
+}
+
+/// The arity rule's verdict (`min`, `max`, and the header's count key,
+/// known as `count` when the list has one): whether a list of `n` elements
+/// keeps it. [`check_arity`] builds the message when it does not; the
+/// plan's walk (`super::fast`) calls this with the count key's slot.
+#[inline]
+pub(super) fn arity_allows(n: usize, arity: &Arity, count: Option<u64>) -> bool {
+    let n64 = n as u64;
+    arity.min.is_none_or(|m| n64 >= m)
+        && arity.max.is_none_or(|m| n64 <= m)
+        && count.is_none_or(|k| k == n64)
 }
 
 pub(crate) fn check_marker(rule: MarkerRule, marked: &[usize]) -> Result<Selection, Violation> {

@@ -435,12 +435,16 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
 /// same `(rest, text, marker before the closing quote)` as [`quoted`], and
 /// `None` on anything it does not decide alone (a missing closing quote,
 /// an invalid or dangling escape): the `nom` production then reads it.
-fn quoted_fast(text: &str, sep: char) -> Option<(&str, Cow<'_, str>, bool)> {
+///
+/// When `decode` is false (validation: the text is not read), the body is
+/// given as written, doubled quotes and escapes intact, without the second
+/// pass.
+fn quoted_fast(text: &str, sep: char, decode: bool) -> Option<(&str, Cow<'_, str>, bool)> {
     let body = text.strip_prefix('"')?;
     // first pass: where the element closes, and whether it has pieces to
     // decode; the second pass decodes into a string of the right size
     let (close, last_marker, plain) = scan_quoted(body, sep, None)?;
-    let decoded = if plain {
+    let decoded = if plain || !decode {
         Cow::Borrowed(&body[..close])
     } else {
         let mut s = String::with_capacity(close);
@@ -616,7 +620,7 @@ pub fn split_list<'a>(
     sep: char,
     out: &mut Vec<Element<'a>>,
 ) -> Result<(), SyntaxError> {
-    list_with(raw, sep, out, true, true)
+    list_with(raw, sep, out, true, Decode::All)
 }
 
 /// [`split_list`] for checking only: the same elements, markers and
@@ -629,7 +633,31 @@ pub fn split_list_undecoded<'a>(
     sep: char,
     out: &mut Vec<Element<'a>>,
 ) -> Result<(), SyntaxError> {
-    list_with(raw, sep, out, true, false)
+    list_with(raw, sep, out, true, Decode::Quoted)
+}
+
+/// [`split_list_undecoded`] for a walk that reads only the element count,
+/// the markers and the errors (the plan's validation walk, ADR 0031): the
+/// same elements, markers and errors, but no element is decoded, quoted
+/// ones included (a quoted element's text is its body as written, doubled
+/// quotes and escapes intact), so nothing is allocated.
+pub fn split_list_unread<'a>(
+    raw: &'a str,
+    sep: char,
+    out: &mut Vec<Element<'a>>,
+) -> Result<(), SyntaxError> {
+    list_with(raw, sep, out, true, Decode::Nothing)
+}
+
+/// What [`list_with`] decodes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Decode {
+    /// Every element.
+    All,
+    /// Quoted elements only.
+    Quoted,
+    /// Nothing.
+    Nothing,
 }
 
 /// [`split_list`] with every quoted element read by the `nom` production
@@ -639,7 +667,7 @@ pub fn split_list_nom<'a>(
     sep: char,
     out: &mut Vec<Element<'a>>,
 ) -> Result<(), SyntaxError> {
-    list_with(raw, sep, out, false, true)
+    list_with(raw, sep, out, false, Decode::All)
 }
 
 fn list_with<'a>(
@@ -647,8 +675,9 @@ fn list_with<'a>(
     sep: char,
     out: &mut Vec<Element<'a>>,
     fast: bool,
-    decode: bool,
+    what: Decode,
 ) -> Result<(), SyntaxError> {
+    let decode = what == Decode::All;
     out.clear();
     if raw.is_empty() {
         return Ok(());
@@ -662,7 +691,10 @@ fn list_with<'a>(
         rest = skip_ws(rest, sep);
         if rest.starts_with('"') {
             let start = offset_in(raw, rest);
-            let read = match fast.then(|| quoted_fast(rest, sep)).flatten() {
+            let read = match fast
+                .then(|| quoted_fast(rest, sep, what != Decode::Nothing))
+                .flatten()
+            {
                 Some(r) => r,
                 None => {
                     let (after, (text, marker)) =

@@ -403,13 +403,16 @@ pub fn check(text: &str, contract: &Contract) -> Result<()> {
 
 /// Every error of `text` under `contract`, empty when it is valid: the
 /// engine under [`check`], for the crate's own checks of what it writes.
+///
+/// Record lines are walked on the compiled plan (`check::Validator`, ADR
+/// 0031); a line the walk does not accept goes to the engine, which reports
+/// its exact diagnostics.
 pub(crate) fn diagnostics(text: &str, contract: &Contract) -> Vec<Diagnostic> {
-    let mut engine = Engine::new(contract);
-    let mut scratch = Scratch::check_only();
+    let mut v = crate::check::Validator::new(contract);
     for line in crate::read::lines(text) {
-        engine.check_line(line, &mut scratch);
+        v.line(line);
     }
-    engine.finish().errors
+    v.finish()
 }
 
 /// Validates `text` under `contract` without building any value: every
