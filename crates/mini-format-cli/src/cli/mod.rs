@@ -14,6 +14,8 @@ use mini::{Contract, Diagnostic, Error, Registry};
 use mini_tools::conformance::Runner;
 
 mod ask;
+#[cfg(feature = "arrow")]
+mod columnar;
 mod conformance;
 mod convert;
 mod family;
@@ -22,6 +24,8 @@ mod repair;
 mod stream;
 
 use ask::*;
+#[cfg(feature = "arrow")]
+use columnar::*;
 use conformance::*;
 use convert::*;
 use family::*;
@@ -376,6 +380,14 @@ enum Command {
         #[arg(long)]
         compact: bool,
     },
+    /// Convert documents to one Parquet file, typed by the contract (a
+    /// directory: every `.mini` file in it, with a `source` column). Reads
+    /// line by line: memory holds one batch, not the input.
+    #[cfg(feature = "arrow")]
+    ToParquet(ColumnarArgs),
+    /// Convert documents to an Arrow IPC stream (`.arrows`), as `to-parquet`.
+    #[cfg(feature = "arrow")]
+    ToArrow(ColumnarArgs),
 }
 
 /// What a command produced: the exit code plus its stdout and stderr text.
@@ -681,6 +693,10 @@ pub fn run(cli: Cli) -> Output {
             answer,
             contract,
         } => merge(&file, &answer, &contract),
+        #[cfg(feature = "arrow")]
+        Command::ToParquet(a) => to_columnar(&a, Columnar::Parquet),
+        #[cfg(feature = "arrow")]
+        Command::ToArrow(a) => to_columnar(&a, Columnar::ArrowIpc),
     };
     r.unwrap_or_else(|o| o)
 }
