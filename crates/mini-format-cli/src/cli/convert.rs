@@ -39,19 +39,24 @@ pub(super) fn to_json(
 }
 
 pub(super) fn from_json(file: &str, args: &ContractArgs) -> Result<Output, Output> {
+    json_document(file, args).map(|(text, _)| Output::default().out(text))
+}
+
+/// A canonical JSON object serialized to its `.mini` text, under the
+/// contract its `prefix` names (or --contract / -p). An object the contract
+/// refuses is `INVALID` with the parser's codes. Used by `from-json` and by
+/// `stats` on a `.json` input (the same data, measured from its JSON side).
+pub(super) fn json_document(file: &str, args: &ContractArgs) -> Result<(String, Contract), Output> {
     let bytes = read_input(file).map_err(|e| {
         Output::default()
             .err(format!("error: {e}"))
             .code(EXIT_USAGE)
     })?;
-    let value: Value = match serde_json::from_slice(&bytes) {
-        Ok(v) => v,
-        Err(e) => {
-            return Ok(Output::default()
-                .err(format!("INVALID: not a JSON document: {e}"))
-                .code(EXIT_INVALID))
-        }
-    };
+    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        Output::default()
+            .err(format!("INVALID: {file} is not a JSON document: {e}"))
+            .code(EXIT_INVALID)
+    })?;
     let detected = value
         .get("prefix")
         .and_then(Value::as_str)
@@ -61,8 +66,8 @@ pub(super) fn from_json(file: &str, args: &ContractArgs) -> Result<Output, Outpu
         Resolved::Missing(why) => return Err(unverified(why)),
     };
     match mini::dumps(&value, &c) {
-        Ok(text) => Ok(Output::default().out(text)),
-        Err(e) => Ok(Output::default()
+        Ok(text) => Ok((text, c)),
+        Err(e) => Err(Output::default()
             .err(errors_text(&e))
             .err(format!("INVALID: {} error(s)", e.diagnostics().len()))
             .code(EXIT_INVALID)),

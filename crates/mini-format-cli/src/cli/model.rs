@@ -145,32 +145,3 @@ fn is_json_input(file: &str) -> Result<bool, Output> {
     let bytes = read_input(file).map_err(usage)?;
     Ok(bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
 }
-
-/// A canonical JSON object as the `.mini` text it stands for, under the
-/// contract its `prefix` names (or --contract / -p): the same data, so
-/// `stats` measures it from its JSON side. An object the contract refuses
-/// is `INVALID` with the parser's codes (as `from-json`).
-#[cfg(feature = "tokens")]
-fn json_document(file: &str, args: &ContractArgs) -> Result<(String, Contract), Output> {
-    let bytes = read_input(file).map_err(usage)?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        Output::default()
-            .err(format!("INVALID: {file} is not a JSON document: {e}"))
-            .code(EXIT_INVALID)
-    })?;
-    let detected = value
-        .get("prefix")
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let c = match resolve(args, detected)? {
-        Resolved::Found(c) => c,
-        Resolved::Missing(why) => return Err(unverified(why)),
-    };
-    match mini::dumps(&value, &c) {
-        Ok(text) => Ok((text, c)),
-        Err(e) => Err(Output::default()
-            .err(errors_text(&e))
-            .err(format!("INVALID: {} error(s)", e.diagnostics().len()))
-            .code(EXIT_INVALID)),
-    }
-}
