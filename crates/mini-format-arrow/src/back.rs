@@ -8,7 +8,6 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 use serde_json::{Map, Number, Value};
 
-use crate::build::civil_from_days;
 use crate::{Error, Result};
 
 /// The rows of `batch` as JSON objects keyed by column name, in the
@@ -46,8 +45,9 @@ fn value_at(a: &dyn Array, i: usize) -> Result<Value, String> {
             .map_or(Value::Null, Value::Number),
         DataType::Boolean => a.as_boolean().value(i).into(),
         DataType::Date32 => {
-            let (y, m, d) = civil_from_days(i64::from(a.as_primitive::<Date32Type>().value(i)));
-            format!("{y:04}-{m:02}-{d:02}").into()
+            let days = i64::from(a.as_primitive::<Date32Type>().value(i));
+            // a day outside 0001..=9999 cannot come from a .mini document
+            mini::Date::from_days_since_epoch(days).map_or(Value::Null, |d| d.to_string().into())
         }
         DataType::Decimal128(_, s) => {
             let v = a.as_primitive::<Decimal128Type>().value(i);

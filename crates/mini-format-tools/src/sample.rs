@@ -141,40 +141,11 @@ fn within(s: &Scalar, text: &str) -> bool {
     s.min.as_ref().is_none_or(|b| ok(b, true)) && s.max.as_ref().is_none_or(|b| ok(b, false))
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 /// `date` plus `days`, as `YYYY-MM-DD` (None outside years 1..=9999).
 fn add_days(date: &str, days: i64) -> Option<String> {
-    let y: i64 = date.get(0..4)?.parse().ok()?;
-    let m: i64 = date.get(5..7)?.parse().ok()?;
-    let d: i64 = date.get(8..10)?.parse().ok()?;
-    let (y, m, d) = civil_from_days(days_from_civil(y, m, d).checked_add(days)?);
-    (1..=9999)
-        .contains(&y)
-        .then(|| format!("{y:04}-{m:02}-{d:02}"))
+    let date: mini::Date = date.parse().ok()?;
+    mini::Date::from_days_since_epoch(date.days_since_epoch().checked_add(days)?)
+        .map(|d| d.to_string())
 }
 
 /// The `k`-th of distinct offsets within `[0, w]`: 0, 1, … ⌊w⌋, then the

@@ -44,6 +44,45 @@ impl Date {
     pub fn day(&self) -> u8 {
         self.day
     }
+
+    /// Days since 1970-01-01 (negative before it): the unit of Arrow's
+    /// `Date32` and of Unix day counts (H. Hinnant's `days_from_civil`).
+    ///
+    /// ```
+    /// let d: mini::Date = "2000-03-01".parse().unwrap();
+    /// assert_eq!(d.days_since_epoch(), 11_017);
+    /// assert_eq!(mini::Date::from_days_since_epoch(11_017), Some(d));
+    /// ```
+    pub fn days_since_epoch(&self) -> i64 {
+        let (m, d) = (i64::from(self.month), i64::from(self.day));
+        let y = i64::from(self.year) - i64::from(m <= 2);
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    /// The date `days` after 1970-01-01 (the inverse of
+    /// [`Date::days_since_epoch`]); `None` outside 0001-01-01..=9999-12-31.
+    pub fn from_days_since_epoch(days: i64) -> Option<Date> {
+        let z = days.checked_add(719_468)?;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Some(Date {
+            year: u16::try_from(year)
+                .ok()
+                .filter(|y| (1..=9999).contains(y))?,
+            month: u8::try_from(month).ok()?,
+            day: u8::try_from(day).ok()?,
+        })
+    }
 }
 
 /// Error for a text that is not a valid [`Date`] or [`Decimal`].
@@ -156,5 +195,38 @@ impl<'de> Deserialize<'de> for Decimal {
             }
         }
         d.deserialize_str(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Date;
+
+    #[test]
+    fn every_day_round_trips_through_its_day_count() {
+        let first = Date::new(1, 1, 1).unwrap().days_since_epoch();
+        let last = Date::new(9999, 12, 31).unwrap().days_since_epoch();
+        let mut prev: Option<Date> = None;
+        for days in first..=last {
+            let d = Date::from_days_since_epoch(days).unwrap();
+            assert_eq!(d.days_since_epoch(), days);
+            // consecutive day counts are consecutive, valid days
+            assert_eq!(d.to_string().parse::<Date>(), Ok(d));
+            if let Some(p) = prev {
+                assert!(p < d);
+            }
+            prev = Some(d);
+        }
+        assert_eq!(Date::from_days_since_epoch(first - 1), None);
+        assert_eq!(Date::from_days_since_epoch(last + 1), None);
+        assert_eq!(Date::from_days_since_epoch(i64::MAX), None);
+        assert_eq!(
+            Date::from_days_since_epoch(0).unwrap().to_string(),
+            "1970-01-01"
+        );
+        assert_eq!(
+            Date::from_days_since_epoch(-1).unwrap().to_string(),
+            "1969-12-31"
+        );
     }
 }
