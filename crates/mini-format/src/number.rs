@@ -171,6 +171,11 @@ fn small_parts(s: &str) -> Option<(i64, i64)> {
 /// Compares `a.0 × 10^a.1` with `b.0 × 10^b.1` exactly when both fit once
 /// brought to the same exponent; `None` when they do not.
 fn cmp_scaled(a: (i64, i64), b: (i64, i64)) -> Option<Ordering> {
+    if a.1 == b.1 {
+        // the same scale (an int against an integral bound): nothing to
+        // multiply
+        return Some(a.0.cmp(&b.0));
+    }
     let e = a.1.min(b.1);
     let scale = |(m, x): (i64, i64)| -> Option<i128> {
         let k = u32::try_from(x - e).ok().filter(|&k| k <= 18)?;

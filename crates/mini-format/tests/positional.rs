@@ -128,3 +128,143 @@ fn a_record_with_every_key_in_order_is_a_sequence() {
     // all five keys present: positional; the note absent: by key (four)
     assert_eq!(ways.items, [Way::Seq(5), Way::Map(4)]);
 }
+
+// ---------------------------------------------------------------------------
+// Derived types (ADR 0032): a record whose absent values are all `Option`s
+// is read as a sequence even when some are absent (serde is handed `None`
+// in their place); one with a `#[serde(default)]` value that is not an
+// `Option` is read by key, so that serde applies the default.
+// ---------------------------------------------------------------------------
+
+#[derive(Debug, PartialEq, Deserialize, mini::Mini)]
+#[mini(prefix = "t", records = "items")]
+struct Tasks {
+    items: Vec<Task>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, mini::Mini)]
+struct Task {
+    #[mini(unique)]
+    id: String,
+    #[mini(mlist = "at_most_one", selected = "pick")]
+    options: Vec<String>,
+    pick: Option<usize>,
+    span: Span,
+    size: Option<u8>,
+    #[mini(extension)]
+    note: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, mini::Mini)]
+struct Span {
+    lo: f64,
+    mid: Option<f64>,
+    hi: f64,
+}
+
+#[test]
+fn absent_options_of_a_derived_record_are_none() {
+    let t: Tasks =
+        mini::from_str("t|n=3\na|x,y*|1,2,3|4|first\nb|x,y|1,,3||\nc|z|0.5,,1.5|9|last").unwrap();
+    assert_eq!(
+        t.items[0],
+        Task {
+            id: "a".into(),
+            options: vec!["x".into(), "y".into()],
+            pick: Some(1),
+            span: Span {
+                lo: 1.0,
+                mid: Some(2.0),
+                hi: 3.0
+            },
+            size: Some(4),
+            note: Some("first".into()),
+        }
+    );
+    // no marker (at most one: no selection), an empty tuple component, an
+    // empty optional field, an empty extension
+    assert_eq!(
+        t.items[1],
+        Task {
+            id: "b".into(),
+            options: vec!["x".into(), "y".into()],
+            pick: None,
+            span: Span {
+                lo: 1.0,
+                mid: None,
+                hi: 3.0
+            },
+            size: None,
+            note: None,
+        }
+    );
+    assert_eq!(t.items[2].note.as_deref(), Some("last"));
+    assert_eq!(t.items[2].span.mid, None);
+}
+
+#[test]
+fn a_derived_record_reads_the_same_as_by_key() {
+    // the same text read by the derived type (a sequence) and by a contract
+    // loaded from its JSON (by key, into the same struct shape)
+    let text = "t|n=2\na|x*,y|1,2,3||\nb|x,y|1,,3|7|n";
+    let derived: Tasks = mini::from_str(text).unwrap();
+    let contract = <Tasks as mini::Mini>::contract();
+    let loaded = mini::Contract::from_json(&serde_json::to_string(&contract).unwrap()).unwrap();
+    let by_key: Tasks = mini::from_str_with_contract(text, &loaded).unwrap();
+    assert_eq!(derived, by_key);
+}
+
+#[test]
+fn an_out_of_range_value_of_a_derived_record_is_e13() {
+    let e = mini::from_str::<Tasks>("t|n=1\na|x|1,2,3|300|").unwrap_err();
+    let d = &e.diagnostics()[0];
+    assert_eq!((d.code(), d.line()), (mini::Code::E13, 2));
+    assert!(
+        d.message().contains("out of range for the Rust type u8"),
+        "{}",
+        d.message()
+    );
+}
+
+fn seven() -> u8 {
+    7
+}
+
+#[derive(Debug, PartialEq, Deserialize, mini::Mini)]
+#[mini(prefix = "d", records = "items")]
+struct Defaults {
+    items: Vec<Defaulted>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, mini::Mini)]
+struct Defaulted {
+    id: String,
+    #[serde(default = "seven")]
+    level: u8,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[mini(extension)]
+    note: Option<String>,
+}
+
+#[test]
+fn a_serde_default_that_is_not_an_option_is_applied() {
+    let d: Defaults = mini::from_str("d|n=2\na||\nb|2|x,y|hi").unwrap();
+    assert_eq!(
+        d.items,
+        [
+            Defaulted {
+                id: "a".into(),
+                level: 7,
+                tags: vec![],
+                note: None
+            },
+            Defaulted {
+                id: "b".into(),
+                level: 2,
+                tags: vec!["x".into(), "y".into()],
+                note: Some("hi".into())
+            }
+        ]
+    );
+}

@@ -28,6 +28,7 @@ pub use hint::{
 };
 pub(crate) use record::{check_arity, check_field, check_marker};
 pub use record::{check_record, check_record_into, RecordOutcome};
+pub(crate) use scalar::check_small_int;
 pub use scalar::{bound_text, check_atom, check_float, Atom, Violation};
 pub(crate) use scratch::relife;
 use scratch::Pools;

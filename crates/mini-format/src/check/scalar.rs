@@ -111,10 +111,8 @@ pub fn check_atom<'a>(
         ScalarType::Int => {
             // fast path: a canonical int of up to 18 digits is its own
             // canonical text and an i64 (held exactly by every build)
-            if let Some(v) = number::small_canonical_int(&text) {
-                if ranged {
-                    check_int_range(v, &text, spec)?;
-                }
+            if let Some(v) = check_small_int(&text, spec, ranged) {
+                v?;
                 return Ok(Atom::Int(text));
             }
             if !number::is_int(&text) {
@@ -186,6 +184,23 @@ pub fn check_atom<'a>(
 }
 
 /// The bounds of an int already read as `v` (written `text`).
+/// The fast path of [`check_atom`] for an int: a canonical int of up to
+/// 18 digits (its own canonical text, an i64 every build holds exactly),
+/// as its value, its range checked when `ranged`. `None`: not such an int
+/// (`check_atom` decides).
+pub(crate) fn check_small_int(
+    text: &str,
+    spec: &Scalar,
+    ranged: bool,
+) -> Option<Result<i64, Violation>> {
+    let v = number::small_canonical_int(text)?;
+    Some(if ranged {
+        check_int_range(v, text, spec).map(|()| v)
+    } else {
+        Ok(v)
+    })
+}
+
 fn check_int_range(v: i64, text: &str, spec: &Scalar) -> Result<(), Violation> {
     if out_of_bounds(spec, |m| {
         number::cmp_small_int(v, m).or_else(|| number::cmp_text(text, m))

@@ -632,6 +632,7 @@ impl Contract {
             header_keys,
             fields,
             core_len,
+            read_hint: super::ReadHint::default(),
         })
     }
 }

@@ -291,6 +291,33 @@ pub struct Contract {
     header_keys: Vec<HeaderKey>,
     fields: Vec<Field>,
     core_len: usize,
+    /// What the Rust type a contract was derived from lets the typed reader
+    /// do (ADR 0032); not part of the contract's meaning.
+    read_hint: ReadHint,
+}
+
+/// A reading hint carried beside a contract: whether every value of a
+/// record that may be absent is an `Option<T>` (without
+/// `#[serde(default)]`) in the Rust type the contract was derived from, so
+/// that the typed reader may hand such a record to serde as a sequence,
+/// absent values as `None` (ADR 0032). A contract loaded from JSON has no
+/// Rust type: `false`, and its records with absent values are read as
+/// maps. It is not part of the contract: two contracts that differ only in
+/// it are equal.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ReadHint {
+    /// The contract was derived from a Rust type (whose `Deserialize`
+    /// serde derived too: it reads a struct from a sequence as well as
+    /// from a map).
+    pub(crate) derived: bool,
+    /// Every value of a record that may be absent is an `Option`.
+    pub(crate) absent_is_none: bool,
+}
+
+impl PartialEq for ReadHint {
+    fn eq(&self, _: &ReadHint) -> bool {
+        true
+    }
 }
 
 const RESERVED_SEPARATORS: [char; 7] = ['|', '\\', '*', '"', '=', '\n', '\r'];
@@ -367,6 +394,17 @@ impl Contract {
     /// The core fields.
     pub fn core(&self) -> &[Field] {
         &self.fields[..self.core_len]
+    }
+
+    /// The reading hint (see [`ReadHint`]).
+    pub(crate) fn read_hint(&self) -> ReadHint {
+        self.read_hint
+    }
+
+    /// This contract with a reading hint from its Rust type.
+    pub(crate) fn with_read_hint(mut self, hint: ReadHint) -> Contract {
+        self.read_hint = hint;
+        self
     }
 
     /// The extension fields.

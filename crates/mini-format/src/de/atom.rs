@@ -178,3 +178,50 @@ impl<'de> de::Deserializer<'de> for SelectionDe {
         tuple_struct map struct enum identifier ignored_any
     }
 }
+
+/// A `str` value (a field, an element): visited borrowed when it held no
+/// escape, owned otherwise. Nothing about it can be out of range, so it
+/// carries no location; the typed layers of other scalars are skipped.
+pub(super) struct StrDe<'de>(pub(super) Cow<'de, str>);
+
+impl<'de> de::Deserializer<'de> for StrDe<'de> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.0 {
+            Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Cow::Owned(s) => visitor.visit_string(s),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.0 {
+            Cow::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
+            Cow::Owned(s) => visitor.visit_enum(de::value::StringDeserializer::new(s)),
+        }
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}

@@ -139,6 +139,9 @@ pub(crate) struct Cursor<'de> {
     /// The last struct checked for positional reading (its field list's
     /// address) and whether its names match the contract's keys.
     pub(super) names_match: Option<(usize, bool)>,
+    /// The contract last read (its address) and its number of unique
+    /// fields.
+    pub(super) unique_count: Option<(usize, usize)>,
     /// Engine buffers for the check-only pass.
     pub(super) check: Scratch<'de>,
 }
@@ -158,6 +161,7 @@ impl<'de> Cursor<'de> {
             parts: relife(self.parts),
             failed: false,
             names_match: self.names_match,
+            unique_count: self.unique_count,
             check: self.check.recycle(),
         }
     }
@@ -190,6 +194,20 @@ impl<'de> Cursor<'de> {
     pub(super) fn finish(&mut self, contract: &Contract, header: &HeaderInfo) -> bool {
         if self.failed {
             return false;
+        }
+        // the common case: serde was handed every value of the line, and
+        // every unique field gave its key
+        let id = contract as *const Contract as usize;
+        let uniques = match self.unique_count {
+            Some((at, n)) if at == id => n,
+            _ => {
+                let n = contract.fields().iter().filter(|f| f.unique).count();
+                self.unique_count = Some((id, n));
+                n
+            }
+        };
+        if self.key_ends.len() == uniques && self.seen.iter().take(self.fields.len()).all(|&s| s) {
+            return true;
         }
         for (i, f) in contract.fields().iter().enumerate() {
             let seen_key = self.key_ends.iter().any(|&(k, _)| k == i);
@@ -293,13 +311,16 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
             }
         };
         matched
-            && (0..self.contract.fields().len())
-                .all(|i| !self.absent(i) || self.field(i).default.is_some())
+            && (self.contract.read_hint().absent_is_none
+                || (0..self.contract.fields().len())
+                    .all(|i| !self.absent(i) || self.field(i).default.is_some()))
     }
 
     /// Whether `names` are the record's canonical keys in order, and no
-    /// marked list may leave its selection out.
+    /// marked list may leave its selection out (unless the Rust type reads
+    /// an absent value as `None`, ADR 0032).
     fn names_match(&self, names: &[&str]) -> bool {
+        let absent_is_none = self.contract.read_hint().absent_is_none;
         let mut names = names.iter();
         for f in self.contract.fields() {
             match &f.kind {
@@ -309,7 +330,7 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
                     marker,
                     ..
                 } => {
-                    if *marker == MarkerRule::AtMostOne
+                    if (*marker == MarkerRule::AtMostOne && !absent_is_none)
                         || names.next() != Some(&items_key.as_str())
                         || names.next() != Some(&selected_key.as_str())
                     {
@@ -338,6 +359,7 @@ impl<'a, 'de, 'c> LineDe<'a, 'de, 'c> {
             next: 0,
             selection_of: None,
             pending: None,
+            seq: false,
         }
     }
 }
@@ -357,7 +379,9 @@ impl<'de> de::Deserializer<'de> for LineDe<'_, 'de, '_> {
     ) -> Result<V::Value> {
         let mut rec = self;
         if rec.0.positional(fields) {
-            visitor.visit_seq(rec.access())
+            let mut access = rec.access();
+            access.seq = true;
+            visitor.visit_seq(access)
         } else {
             visitor.visit_map(rec.access())
         }
@@ -377,6 +401,9 @@ enum Slot {
     Field(usize),
     /// The selection of the marked list `i`.
     Selection(usize),
+    /// The selection of the absent marked list `i` (a sequence has a
+    /// place for it: `None`).
+    NoSelection(usize),
 }
 
 struct LineAccess<'a, 'de, 'c> {
@@ -386,6 +413,9 @@ struct LineAccess<'a, 'de, 'c> {
     /// The marked list whose selection comes next, if any.
     selection_of: Option<usize>,
     pending: Option<Slot>,
+    /// Whether the record is read as a sequence: every value has a place,
+    /// an absent one is visited as `None` (ADR 0032).
+    seq: bool,
 }
 
 impl<'c> LineAccess<'_, '_, 'c> {
@@ -397,6 +427,13 @@ impl<'c> LineAccess<'_, '_, 'c> {
     fn advance(&mut self) -> Option<(Slot, &'c str)> {
         let fields = self.rec.contract.fields();
         if let Some(i) = self.selection_of.take() {
+            if self.rec.absent(i) {
+                // a sequence's place for the selection of an absent list
+                let Kind::MList { selected_key, .. } = &fields[i].kind else {
+                    return None;
+                };
+                return Some((Slot::NoSelection(i), selected_key));
+            }
             if self.rec.cur.selection.is_none() && !self.rec.cur.failed {
                 // serde was not handed the items (a map of other keys)
                 let _ = FieldCur {
@@ -406,7 +443,7 @@ impl<'c> LineAccess<'_, '_, 'c> {
                 .list_rules();
             }
             if let Kind::MList { selected_key, .. } = &fields[i].kind {
-                if !matches!(self.rec.cur.selection, Some(Selection::One(None))) {
+                if self.seq || !matches!(self.rec.cur.selection, Some(Selection::One(None))) {
                     return Some((Slot::Selection(i), selected_key));
                 }
             }
@@ -416,12 +453,12 @@ impl<'c> LineAccess<'_, '_, 'c> {
             let f = fields.get(i)?;
             self.next += 1;
             let absent = self.rec.absent(i);
-            if absent && f.default.is_none() {
+            if absent && f.default.is_none() && !self.seq {
                 continue;
             }
             return Some(match &f.kind {
                 Kind::MList { items_key, .. } => {
-                    if !absent {
+                    if !absent || self.seq {
                         self.selection_of = Some(i);
                     }
                     (Slot::Field(i), items_key.as_str())
@@ -451,12 +488,15 @@ impl<'de> LineAccess<'_, 'de, '_> {
                 // failed
                 None => return self.rec.fail(),
             },
+            Slot::NoSelection(i) => (i, seed.deserialize(SelectionDe(Selection::One(None)))),
         };
         result.map_err(|err| {
             let rec = &self.rec;
             let f = rec.field(i);
             let key = match (&f.kind, slot) {
-                (Kind::MList { selected_key, .. }, Slot::Selection(_)) => selected_key,
+                (Kind::MList { selected_key, .. }, Slot::Selection(_) | Slot::NoSelection(_)) => {
+                    selected_key
+                }
                 (Kind::MList { items_key, .. }, _) => items_key,
                 _ => &f.name,
             };

@@ -8,7 +8,7 @@ use super::*;
 
 use de::Deserializer as _;
 
-use crate::check::{check_arity, check_atom, check_float, check_marker};
+use crate::check::{check_arity, check_atom, check_float, check_marker, check_small_int};
 use crate::contract::{Component, Scalar, ScalarType};
 use crate::syntax::{self, RawField};
 
@@ -21,6 +21,22 @@ pub(super) struct FieldCur<'r, 'a, 'de, 'c> {
 impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     fn raw(&self) -> RawField<'de> {
         self.rec.cur.fields[self.i]
+    }
+
+    /// The text of a present `str` field, its unique key recorded.
+    fn str_value(&mut self) -> Result<StrDe<'de>> {
+        let raw = self.raw();
+        if raw.is_empty() {
+            return self.rec.fail();
+        }
+        let text = raw.text(self.rec.contract.separator());
+        if self.rec.field(self.i).unique {
+            let cur = &mut *self.rec.cur;
+            cur.keys.push('s');
+            cur.keys.push_str(&text);
+            cur.key_ends.push((self.i, cur.keys.len()));
+        }
+        Ok(StrDe(text))
     }
 
     /// The typed value of a scalar field (present: the caller handled
@@ -37,6 +53,14 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
             ScalarType::Float if !unique => match check_float(text, s, true) {
                 Ok(v) => Typed::Float(v),
                 Err(_) => return self.rec.fail(),
+            },
+            ScalarType::Int if !unique => match check_small_int(&text, s, true) {
+                Some(Ok(v)) => Typed::Int(v),
+                Some(Err(_)) => return self.rec.fail(),
+                None => match check_atom(text, s, true) {
+                    Ok(a) => Typed::Atom(a),
+                    Err(_) => return self.rec.fail(),
+                },
             },
             _ => match check_atom(text, s, true) {
                 Ok(a) => Typed::Atom(a),
@@ -175,6 +199,58 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         )
     }
 
+    /// A tuple handed to a struct of a derived contract whose fields are
+    /// the components' names in order, as a sequence (no key is matched by
+    /// name), when every
+    /// component has a value or the Rust type reads an absent one as `None`
+    /// (ADR 0032); otherwise as the map of its present components.
+    fn visit_tuple_struct<V: Visitor<'de>>(
+        mut self,
+        names: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let Kind::Tuple(comps) = &self.rec.field(self.i).kind else {
+            return self.rec.fail();
+        };
+        // a hand-written `Deserialize` may read a struct from a map only:
+        // a sequence is for a type serde derived
+        let same_names = self.rec.contract.read_hint().derived
+            && names.len() == comps.len()
+            && names.iter().zip(comps.iter()).all(|(n, c)| *n == c.name);
+        if !same_names {
+            return self.visit_tuple(visitor);
+        }
+        self.tuple_rules(comps)?;
+        let absent_is_none = self.rec.contract.read_hint().absent_is_none;
+        if !absent_is_none && self.rec.cur.parts.iter().any(Option::is_none) {
+            let ctx = self.ctx();
+            return visit_components(
+                comps,
+                self.rec.cur.parts.drain(..),
+                |c, value| TypedDe {
+                    value,
+                    ctx,
+                    part: Part::Component(&c.name),
+                },
+                visitor,
+            );
+        }
+        let ctx = self.ctx();
+        let mut parts = Parts {
+            parts: self.rec.cur.parts.drain(..),
+            comps: comps.iter(),
+            ctx,
+        };
+        let v = visitor.visit_seq(&mut parts)?;
+        if parts.parts.next().is_some() {
+            return Err(de::Error::invalid_length(
+                comps.len(),
+                &"fewer components in the tuple",
+            ));
+        }
+        Ok(v)
+    }
+
     /// The field's default when it has no value (`None` without one).
     fn absent_value<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value> {
         match &self.rec.field(self.i).default {
@@ -192,8 +268,14 @@ macro_rules! forward_to_scalar {
         fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
             match &self.rec.field(self.i).kind {
                 Kind::Scalar(s) if !self.rec.absent(self.i) => {
-                    let value = self.scalar(s)?;
-                    TypedDe { value, ctx: self.ctx(), part: Part::Whole }.$method(visitor)
+                    if s.ty == ScalarType::Str {
+                        return self.str_value()?.$method(visitor);
+                    }
+                    match self.scalar(s)? {
+                        // an enum value: a string nothing else can refuse
+                        Typed::Atom(Atom::Str(text)) => StrDe(text).$method(visitor),
+                        value => TypedDe { value, ctx: self.ctx(), part: Part::Whole }.$method(visitor),
+                    }
                 }
                 _ => self.deserialize_any(visitor),
             }
@@ -209,6 +291,9 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
             return self.absent_value(visitor);
         }
         match &self.rec.field(self.i).kind {
+            Kind::Scalar(s) if s.ty == ScalarType::Str => {
+                self.str_value()?.deserialize_any(visitor)
+            }
             Kind::Scalar(s) => {
                 let value = self.scalar(s)?;
                 TypedDe {
@@ -249,13 +334,20 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
     ) -> Result<V::Value> {
         match &self.rec.field(self.i).kind {
             Kind::Scalar(s) if !self.rec.absent(self.i) => {
-                let value = self.scalar(s)?;
-                TypedDe {
-                    value,
-                    ctx: self.ctx(),
-                    part: Part::Whole,
+                if s.ty == ScalarType::Str {
+                    return self.str_value()?.deserialize_enum(name, variants, visitor);
                 }
-                .deserialize_enum(name, variants, visitor)
+                match self.scalar(s)? {
+                    Typed::Atom(Atom::Str(text)) => {
+                        StrDe(text).deserialize_enum(name, variants, visitor)
+                    }
+                    value => TypedDe {
+                        value,
+                        ctx: self.ctx(),
+                        part: Part::Whole,
+                    }
+                    .deserialize_enum(name, variants, visitor),
+                }
             }
             _ => self.deserialize_any(visitor),
         }
@@ -268,9 +360,55 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
         deserialize_string
     }
 
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match &self.rec.field(self.i).kind {
+            Kind::Tuple(_) if !self.rec.absent(self.i) => self.visit_tuple_struct(fields, visitor),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
     forward_to_deserialize_any! {
         bytes byte_buf unit unit_struct seq tuple
-        tuple_struct map struct identifier ignored_any
+        tuple_struct map identifier ignored_any
+    }
+}
+
+/// The typed components of a tuple, handed in order (an absent optional
+/// one as `None`).
+struct Parts<'p, 'de, 'c> {
+    parts: std::vec::Drain<'p, Option<Typed<'de>>>,
+    comps: std::slice::Iter<'c, Component>,
+    ctx: Ctx<'c>,
+}
+
+impl<'de> SeqAccess<'de> for Parts<'_, 'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let (Some(part), Some(c)) = (self.parts.next(), self.comps.next()) else {
+            return Ok(None);
+        };
+        match part {
+            Some(value) => seed
+                .deserialize(TypedDe {
+                    value,
+                    ctx: self.ctx,
+                    part: Part::Component(&c.name),
+                })
+                .map(Some),
+            None => seed
+                .deserialize(de::value::UnitDeserializer::<Error>::new())
+                .map(Some),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.parts.len())
     }
 }
 
@@ -309,6 +447,10 @@ impl<'de> SeqAccess<'de> for Elements<'_, '_, 'de, '_> {
             return Ok(None);
         }
         self.next += 1;
+        if self.item.ty == ScalarType::Str {
+            let text = std::mem::take(&mut self.rec.cur.elements[k].text);
+            return seed.deserialize(StrDe(text)).map(Some);
+        }
         let value = self.element(k)?;
         seed.deserialize(TypedDe {
             value,
@@ -328,10 +470,17 @@ impl<'de> SeqAccess<'de> for Elements<'_, '_, 'de, '_> {
 pub(super) enum Typed<'de> {
     Atom(Atom<'de>),
     Float(f64),
+    /// A canonical int of up to 18 digits, read once.
+    Int(i64),
 }
 
 /// Types the (non-empty) text of a component or element.
 fn type_text<'de>(text: Cow<'de, str>, spec: &Scalar, ranged: bool) -> Option<Typed<'de>> {
+    if spec.ty == ScalarType::Int {
+        if let Some(v) = check_small_int(&text, spec, ranged) {
+            return v.ok().map(Typed::Int);
+        }
+    }
     if spec.ty == ScalarType::Float {
         check_float(text, spec, ranged).ok().map(Typed::Float)
     } else {
@@ -352,18 +501,71 @@ macro_rules! typed_method {
             match self.value {
                 Typed::Atom(atom) => AtomDe { atom, ctx: self.ctx, part: self.part }.$method(visitor),
                 Typed::Float(v) => visitor.visit_f64(v),
+                Typed::Int(v) => self.int_as_atom(v).$method(visitor),
             }
         }
     )*};
 }
 
+/// An int read as its value, asked for as a Rust integer type: converted
+/// (out of its range: E13, as [`AtomDe`] says it).
+macro_rules! typed_int_method {
+    ($($method:ident $t:ty => $visit:ident,)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.value {
+                Typed::Int(v) => match <$t>::try_from(v) {
+                    Ok(x) => visitor.$visit(x),
+                    Err(_) => self.int_as_atom(v).$method(visitor),
+                },
+                Typed::Atom(atom) => AtomDe { atom, ctx: self.ctx, part: self.part }.$method(visitor),
+                Typed::Float(v) => visitor.visit_f64(v),
+            }
+        }
+    )*};
+}
+
+impl<'de, 'c> TypedDe<'de, 'c> {
+    /// The int as the atom of its (canonical) text, for the paths that
+    /// read a text: other Rust types, and the errors.
+    fn int_as_atom(&self, v: i64) -> AtomDe<'de, 'c> {
+        AtomDe {
+            atom: Atom::Int(Cow::Owned(v.to_string())),
+            ctx: self.ctx,
+            part: self.part,
+        }
+    }
+}
+
 impl<'de> de::Deserializer<'de> for TypedDe<'de, '_> {
     type Error = Error;
 
+    typed_int_method! {
+        deserialize_i8 i8 => visit_i8,
+        deserialize_i16 i16 => visit_i16,
+        deserialize_i32 i32 => visit_i32,
+        deserialize_i64 i64 => visit_i64,
+        deserialize_u8 u8 => visit_u8,
+        deserialize_u16 u16 => visit_u16,
+        deserialize_u32 u32 => visit_u32,
+        deserialize_u64 u64 => visit_u64,
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Typed::Int(v) => visitor.visit_i64(v),
+            Typed::Atom(atom) => AtomDe {
+                atom,
+                ctx: self.ctx,
+                part: self.part,
+            }
+            .deserialize_any(visitor),
+            Typed::Float(v) => visitor.visit_f64(v),
+        }
+    }
+
     typed_method! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_bool
+        deserialize_i128 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_unit deserialize_seq deserialize_map deserialize_identifier
         deserialize_ignored_any
@@ -425,6 +627,7 @@ impl<'de> de::Deserializer<'de> for TypedDe<'de, '_> {
             }
             .deserialize_enum(name, variants, visitor),
             Typed::Float(v) => visitor.visit_f64(v),
+            Typed::Int(v) => visitor.visit_i64(v),
         }
     }
 }

@@ -32,7 +32,7 @@ mod field;
 mod header;
 mod value;
 
-use atom::{AtomDe, SelectionDe};
+use atom::{AtomDe, SelectionDe, StrDe};
 use checked::{Ctx, FieldDe, Part};
 use cursor::RecordsDe;
 pub(crate) use cursor::{read_record, Cursor};

@@ -209,6 +209,47 @@ impl Ctx<'_> {
     }
 }
 
+/// The reading hint of a document type (ADR 0032): whether every value of
+/// its record struct that may be absent (an optional field, an extension,
+/// an optional tuple component) is an `Option<T>` without
+/// `#[serde(default)]`, so that serde reads an absent one as `None` when
+/// the record is handed to it as a sequence.
+pub(crate) fn read_hint(d: &Describe) -> crate::contract::ReadHint {
+    fn absent_is_none(s: &StructDesc) -> bool {
+        s.fields.iter().all(|f| {
+            let may_be_absent =
+                f.attrs.serde_default || f.attrs.extension || matches!(f.ty, Describe::Optional(_));
+            let ok =
+                !may_be_absent || (matches!(f.ty, Describe::Optional(_)) && !f.attrs.serde_default);
+            let (_, inner) = unwrap_optional(&f.ty);
+            ok && match inner {
+                Describe::Struct(t) => absent_is_none(t),
+                _ => true,
+            }
+        })
+    }
+    let record = match d {
+        Describe::Struct(doc) => {
+            let key = doc.records.unwrap_or("records");
+            doc.fields
+                .iter()
+                .find(|f| f.name == key)
+                .and_then(|f| match &f.ty {
+                    Describe::List(inner) => match inner.as_ref() {
+                        Describe::Struct(r) => Some(r),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+        }
+        _ => None,
+    };
+    crate::contract::ReadHint {
+        derived: true,
+        absent_is_none: record.is_some_and(absent_is_none),
+    }
+}
+
 /// The contract.json (as a JSON value) of a document type: a struct with
 /// `#[mini(prefix = "…")]`, a records field (`#[mini(records = "…")]`,
 /// default `records`) holding a `Vec` of record structs, and optionally a

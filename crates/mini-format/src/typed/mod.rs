@@ -165,7 +165,9 @@ pub trait Mini {
     where
         Self: Sized,
     {
-        Contract::from_value(contract_json(&Self::describe())?)
+        let describe = Self::describe();
+        let hint = contract_of::read_hint(&describe);
+        Ok(Contract::from_value(contract_json(&describe)?)?.with_read_hint(hint))
     }
 
     /// The cached contract used by [`crate::from_str`]; derived document types
