@@ -188,6 +188,7 @@ pub fn check_atom<'a>(
 /// 18 digits (its own canonical text, an i64 every build holds exactly),
 /// as its value, its range checked when `ranged`. `None`: not such an int
 /// (`check_atom` decides).
+#[inline]
 pub(crate) fn check_small_int(
     text: &str,
     spec: &Scalar,

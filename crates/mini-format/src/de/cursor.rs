@@ -511,10 +511,47 @@ impl<'de> SeqAccess<'de> for LineAccess<'_, 'de, '_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.seq {
+            return self.next_positional(seed);
+        }
         match self.advance() {
             Some((slot, _)) => self.next_value(slot, seed).map(Some),
             None => Ok(None),
         }
+    }
+}
+
+impl<'de> LineAccess<'_, 'de, '_> {
+    /// The next value of a record read as a sequence: every field in the
+    /// contract's order, a marked list followed by its selection, an absent
+    /// value in its place (ADR 0032). No key, no absence to skip.
+    fn next_positional<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let slot = match self.selection_of.take() {
+            Some(i) if self.rec.absent(i) => Slot::NoSelection(i),
+            Some(i) => {
+                if self.rec.cur.selection.is_none() && !self.rec.cur.failed {
+                    // the items were not read through their rules
+                    let _ = FieldCur {
+                        rec: &mut self.rec,
+                        i,
+                    }
+                    .list_rules();
+                }
+                Slot::Selection(i)
+            }
+            None => {
+                let i = self.next;
+                let Some(f) = self.rec.contract.fields().get(i) else {
+                    return Ok(None);
+                };
+                self.next += 1;
+                if matches!(f.kind, Kind::MList { .. }) {
+                    self.selection_of = Some(i);
+                }
+                Slot::Field(i)
+            }
+        };
+        self.next_value(slot, seed).map(Some)
     }
 }
 

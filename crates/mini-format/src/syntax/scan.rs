@@ -7,25 +7,23 @@
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// The high bit of every byte of `w` equal to `b` is set, and possibly of
-/// bytes above such a byte (a borrow); the lowest set bit is always exact.
-#[inline(always)]
-fn eq_mask(w: u64, b: u8) -> u64 {
-    let x = w ^ (LO * u64::from(b));
-    x.wrapping_sub(LO) & !x & HI
-}
-
 /// The index of the first byte of `bytes[from..]` that is in `set`, or
 /// `bytes.len()` when there is none.
 #[inline]
 pub fn find_any<const N: usize>(bytes: &[u8], from: usize, set: [u8; N]) -> usize {
     let mut i = from;
+    // each byte of the set in every lane, once
+    let splats = set.map(|b| LO * u64::from(b));
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let w = u64::from_le_bytes(*chunk);
+        // the high bit of every byte equal to one of the set, and possibly
+        // of bytes above such a byte (a borrow): the lowest set bit is exact
         let mut m = 0;
-        for b in set {
-            m |= eq_mask(w, b);
+        for s in splats {
+            let x = w ^ s;
+            m |= x.wrapping_sub(LO) & !x;
         }
+        m &= HI;
         if m != 0 {
             // the lowest flagged byte of each mask is a real match, so the
             // lowest of their union is the first one
