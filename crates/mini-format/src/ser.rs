@@ -20,6 +20,7 @@
 mod compound;
 mod doc;
 mod enc;
+mod fast;
 mod header;
 mod leaf;
 mod out;

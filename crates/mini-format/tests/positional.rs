@@ -268,3 +268,31 @@ fn a_serde_default_that_is_not_an_option_is_applied() {
         ]
     );
 }
+
+/// The same keys as [`Task`], but `size` is not an `Option`.
+#[derive(Debug, PartialEq, Deserialize)]
+struct SizedTask {
+    id: String,
+    options: Vec<String>,
+    pick: Option<usize>,
+    span: Span,
+    #[serde(default = "seven")]
+    size: u8,
+    note: Option<String>,
+}
+
+#[test]
+fn a_derived_contract_handed_in_reads_another_type_by_key() {
+    // the reading hint is `Task`'s: another type read under its contract
+    // gets its own defaults (a record with an absent value is read by key)
+    let contract = <Tasks as mini::Mini>::contract();
+    let text = "t|n=1\nb|x,y|1,,3||";
+    let d: Doc<SizedTask> = mini::from_str_with_contract(text, &contract).unwrap();
+    assert_eq!(d.items[0].size, 7);
+    let lenient = mini::from_str_lenient_with_contract::<Doc<SizedTask>>(text, &contract).unwrap();
+    assert_eq!(lenient.value.unwrap().items[0].size, 7);
+    let streamed: Vec<SizedTask> = mini::stream::records(text.as_bytes(), &contract)
+        .collect::<mini::Result<_>>()
+        .unwrap();
+    assert_eq!(streamed[0].size, 7);
+}

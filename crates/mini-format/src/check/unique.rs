@@ -96,14 +96,7 @@ impl Uniques {
     /// Claims `key` for field `i` when no accepted record holds it; false
     /// (nothing claimed) when one does.
     pub(crate) fn claim(&mut self, i: usize, key: &str) -> bool {
-        let Some(set) = self.seen.get_mut(i) else {
-            return false;
-        };
-        if set.contains(key) {
-            return false;
-        }
-        set.insert(key);
-        true
+        self.seen.get_mut(i).is_some_and(|set| set.try_insert(key))
     }
 
     /// Claims every key of one record (`(field index, key)`) when none is

@@ -139,6 +139,9 @@ pub(crate) struct Cursor<'de> {
     /// The last struct checked for positional reading (its field list's
     /// address) and whether its names match the contract's keys.
     pub(super) names_match: Option<(usize, bool)>,
+    /// The reading hint of the type being read, when the contract is its
+    /// own (ADR 0032); none otherwise.
+    pub(crate) hint: crate::contract::ReadHint,
     /// The contract last read (its address) and its number of unique
     /// fields.
     pub(super) unique_count: Option<(usize, usize)>,
@@ -162,6 +165,7 @@ impl<'de> Cursor<'de> {
             failed: false,
             names_match: self.names_match,
             unique_count: self.unique_count,
+            hint: self.hint,
             check: self.check.recycle(),
         }
     }
@@ -311,7 +315,7 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
             }
         };
         matched
-            && (self.contract.read_hint().absent_is_none
+            && (self.cur.hint.absent_is_none
                 || (0..self.contract.fields().len())
                     .all(|i| !self.absent(i) || self.field(i).default.is_some()))
     }
@@ -320,7 +324,7 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
     /// marked list may leave its selection out (unless the Rust type reads
     /// an absent value as `None`, ADR 0032).
     fn names_match(&self, names: &[&str]) -> bool {
-        let absent_is_none = self.contract.read_hint().absent_is_none;
+        let absent_is_none = self.cur.hint.absent_is_none;
         let mut names = names.iter();
         for f in self.contract.fields() {
             match &f.kind {

@@ -214,14 +214,14 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         };
         // a hand-written `Deserialize` may read a struct from a map only:
         // a sequence is for a type serde derived
-        let same_names = self.rec.contract.read_hint().derived
+        let same_names = self.rec.cur.hint.derived
             && names.len() == comps.len()
             && names.iter().zip(comps.iter()).all(|(n, c)| *n == c.name);
         if !same_names {
             return self.visit_tuple(visitor);
         }
         self.tuple_rules(comps)?;
-        let absent_is_none = self.rec.contract.read_hint().absent_is_none;
+        let absent_is_none = self.rec.cur.hint.absent_is_none;
         if !absent_is_none && self.rec.cur.parts.iter().any(Option::is_none) {
             let ctx = self.ctx();
             return visit_components(

@@ -82,6 +82,7 @@ where
         Source::Slice(SliceLines::new(bytes, Limits::default())),
         &contract,
     );
+    de.own_type();
     let value = T::deserialize(&mut de);
     de.end(value)
 }
@@ -111,6 +112,7 @@ where
     reader.take(cap as u64).read_to_end(&mut buf)?;
     let contract = T::cached_contract()?;
     let mut de = Deserializer::from_source(Source::Slice(SliceLines::new(&buf, limits)), &contract);
+    de.own_type();
     let value = T::deserialize(&mut de);
     de.end(value)
 }
@@ -122,6 +124,7 @@ where
 {
     let contract = T::cached_contract()?;
     let mut de = Deserializer::with_limits(s, &contract, limits);
+    de.own_type();
     let value = T::deserialize(&mut de);
     de.end(value)
 }
@@ -196,7 +199,7 @@ where
     T: de::Deserialize<'de> + MiniDocument,
 {
     let contract = T::cached_contract()?;
-    read_lenient(s, &contract, Limits::default())
+    read_lenient(s, &contract, Limits::default(), true)
 }
 
 /// [`from_str_lenient`] under a contract loaded at run time (any
@@ -209,10 +212,16 @@ pub fn from_str_lenient_with_contract<'de, T>(
 where
     T: de::Deserialize<'de>,
 {
-    read_lenient(s, contract, Limits::default())
+    read_lenient(s, contract, Limits::default(), false)
 }
 
-fn read_lenient<'de, T>(s: &'de str, contract: &Contract, limits: Limits) -> Result<Lenient<T>>
+/// `own`: `contract` is `T`'s own (its reading hint applies, ADR 0032).
+fn read_lenient<'de, T>(
+    s: &'de str,
+    contract: &Contract,
+    limits: Limits,
+    own: bool,
+) -> Result<Lenient<T>>
 where
     T: de::Deserialize<'de>,
 {
@@ -227,6 +236,9 @@ where
     let mut skip = report.invalid_lines.clone();
     loop {
         let mut de = Deserializer::with_limits(s, contract, limits);
+        if own {
+            de.own_type();
+        }
         de.skip = skip.clone();
         let e = match T::deserialize(&mut de) {
             Ok(v) => {
@@ -352,6 +364,13 @@ impl<'de, 'c> Deserializer<'de, 'c> {
             de.engine.check_line(line, &mut de.scratch);
         }
         de
+    }
+
+    /// The contract is the deserialized type's own (`T::cached_contract()`
+    /// of a [`MiniDocument`]): the reading hint its derive left applies
+    /// (ADR 0032). A contract handed in by a caller may be another type's.
+    fn own_type(&mut self) {
+        self.cursor.hint = self.contract.read_hint();
     }
 
     /// The next significant line; a read error is kept and ends the lines.

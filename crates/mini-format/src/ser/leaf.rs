@@ -100,7 +100,7 @@ fn read_back(t: &str) -> Cow<'_, str> {
 }
 
 #[inline]
-fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
+pub(super) fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
     match pos {
         Pos::Field => escape_scalar_sep_into(out, t, sep),
         Pos::Element => escape_element_into(out, t, sep),
@@ -562,7 +562,7 @@ pub(super) fn push_u64(out: &mut String, mut v: u64) {
 }
 
 /// Appends an integer leaf's canonical digits.
-fn put_int(out: &mut String, leaf: &Leaf<'_>) {
+pub(super) fn put_int(out: &mut String, leaf: &Leaf<'_>) {
     match *leaf {
         Leaf::U64(v) => push_u64(out, v),
         Leaf::I64(v) => {

@@ -39,6 +39,15 @@ impl<'w> Out<'w> {
         }
     }
 
+    /// Makes room, in a `String` output, for about `more` bytes still to
+    /// come (capped at 64 MiB), so that the text is not copied at every
+    /// doubling of its buffer. A writer's buffer is handed over instead.
+    pub(super) fn expect(&mut self, more: usize) {
+        if self.writer.is_none() && !self.failed {
+            self.buf.reserve(more.min(64 << 20));
+        }
+    }
+
     /// Ends the text that began at `start` (a record, or the header at 0):
     /// `bad` when it has an error. Hands the buffer to the writer when it
     /// is full enough.
