@@ -474,6 +474,7 @@ impl<'c> LineAccess<'_, '_, 'c> {
 }
 
 impl<'de> LineAccess<'_, 'de, '_> {
+    #[inline(always)]
     fn next_value<V: DeserializeSeed<'de>>(&mut self, slot: Slot, seed: V) -> Result<V::Value> {
         let (i, result) = match slot {
             Slot::Field(i) => {
@@ -529,6 +530,7 @@ impl<'de> LineAccess<'_, 'de, '_> {
     /// The next value of a record read as a sequence: every field in the
     /// contract's order, a marked list followed by its selection, an absent
     /// value in its place (ADR 0032). No key, no absence to skip.
+    #[inline(always)]
     fn next_positional<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         let slot = match self.selection_of.take() {
             Some(i) if self.rec.absent(i) => Slot::NoSelection(i),

@@ -24,6 +24,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     }
 
     /// The text of a present `str` field, its unique key recorded.
+    #[inline(always)]
     fn str_value(&mut self) -> Result<StrDe<'de>> {
         let raw = self.raw();
         if raw.is_empty() {
@@ -41,6 +42,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
 
     /// The typed value of a scalar field (present: the caller handled
     /// absence).
+    #[inline(always)]
     fn scalar(&mut self, s: &Scalar) -> Result<Typed<'de>> {
         let raw = self.raw();
         if raw.is_empty() {
@@ -78,6 +80,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     /// The rules of a list or marked list that need every element: the
     /// grammar (E09), the arity and count key (E07), markers (E08). The
     /// elements wait in the cursor, untyped; a marked list's selection too.
+    #[inline(always)]
     pub(super) fn list_rules(&mut self) -> Result<()> {
         let raw = self.raw();
         let f = self.rec.field(self.i);
@@ -114,6 +117,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     /// The rules of a tuple: the grammar, the component count (E07), no
     /// marker (E08), and each component typed (its bounds included). The
     /// components wait in the cursor.
+    #[inline(always)]
     fn tuple_rules(&mut self, comps: &[Component]) -> Result<()> {
         let raw = self.raw();
         let sep = self.rec.contract.separator();
@@ -475,6 +479,7 @@ pub(super) enum Typed<'de> {
 }
 
 /// Types the (non-empty) text of a component or element.
+#[inline(always)]
 fn type_text<'de>(text: Cow<'de, str>, spec: &Scalar, ranged: bool) -> Option<Typed<'de>> {
     if spec.ty == ScalarType::Int {
         if let Some(v) = check_small_int(&text, spec, ranged) {

@@ -150,6 +150,7 @@ pub struct RawField<'a> {
 
 impl<'a> RawField<'a> {
     /// The decoded value of a scalar field.
+    #[inline]
     pub fn text(&self, sep: char) -> Cow<'a, str> {
         if self.escaped {
             Cow::Owned(unescape(self.raw, sep))
@@ -186,6 +187,7 @@ pub fn split_fields<'a>(
     }
 }
 
+#[inline(always)]
 fn push_field<'a>(
     line: &'a str,
     start: usize,
@@ -538,6 +540,7 @@ fn find_sep(raw: &str, sep: char) -> Option<usize> {
 /// searches need to pay off their setup), decoded like the unquoted
 /// branch of [`split_list`]. Returns false, having pushed nothing that
 /// counts, when the text has a `"` (the quoted grammar decides).
+#[inline(always)]
 fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>, decode: bool) -> bool {
     let bytes = raw.as_bytes();
     let mut start = 0;
@@ -549,7 +552,7 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>, decode: boo
             break;
         };
         if b == sep {
-            push_plain(&raw[start..i], escaped, char::from(sep), out, decode);
+            push_plain::<true>(&raw[start..i], escaped, char::from(sep), out, decode);
             start = i + 1;
             escaped = false;
         } else if b == b'\\' {
@@ -562,14 +565,15 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>, decode: boo
         }
         i += 1;
     }
-    push_plain(&raw[start..], escaped, char::from(sep), out, decode);
+    push_plain::<true>(&raw[start..], escaped, char::from(sep), out, decode);
     true
 }
 
 /// One unquoted element: trimmed, its marker read (a `*` not escaped by an
 /// odd run of backslashes), its escapes resolved when `escaped` says the
 /// text may have some.
-fn push_plain<'a>(
+#[inline(always)]
+fn push_plain<'a, const SURE: bool>(
     part: &'a str,
     escaped: bool,
     sep: char,
@@ -593,7 +597,9 @@ fn push_plain<'a>(
             part = trim_raw(&part[..part.len() - 1]);
         }
     }
-    let text = if decode && escaped && find_backslash(part.as_bytes()).is_some() {
+    // `SURE`: `escaped` says the element has a backslash (the list fast
+    // path saw one; trimming and the marker never take one away)
+    let text = if decode && escaped && (SURE || find_backslash(part.as_bytes()).is_some()) {
         Cow::Owned(unescape(part, sep))
     } else {
         Cow::Borrowed(part)
@@ -740,7 +746,7 @@ fn list_with<'a>(
             rest = &after[sep.len_utf8()..];
         } else {
             let end = find_sep(rest, sep).unwrap_or(rest.len());
-            push_plain(&rest[..end], true, sep, out, decode);
+            push_plain::<false>(&rest[..end], true, sep, out, decode);
             if end == rest.len() {
                 return Ok(());
             }

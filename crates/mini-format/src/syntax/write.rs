@@ -4,6 +4,7 @@
 
 /// Appends `text` escaped for a scalar field or header value: `\` → `\\`,
 /// `|` → `\|`, a line break (LF, CRLF or a lone CR) → `\n`.
+#[inline(always)]
 pub fn escape_scalar_into(out: &mut String, text: &str) {
     escape_chars(out, text, None);
 }
@@ -13,6 +14,7 @@ pub fn escape_scalar_into(out: &mut String, text: &str) {
 /// (a TAB), a separator at either edge is written `\<sep>`, which parsing
 /// keeps where it would trim the bare character (SPEC 1.1 §3.3). Inner
 /// separators stay bare, as in [`escape_scalar_into`].
+#[inline(always)]
 pub fn escape_scalar_sep_into(out: &mut String, text: &str, sep: char) {
     if !super::is_space(sep) {
         return escape_scalar_into(out, text);
@@ -36,6 +38,7 @@ pub fn escape_scalar_sep_into(out: &mut String, text: &str, sep: char) {
     }
 }
 
+#[inline(always)]
 fn escape_chars(out: &mut String, text: &str, sep: Option<char>) {
     // One pass over the bytes: runs with nothing to escape are found eight
     // bytes at a time ([`next_candidate`]) and copied whole; a separator is
@@ -192,6 +195,7 @@ pub(crate) fn escape_definition(text: &str, sep: Option<char>) -> String {
 /// Appends `text` escaped as a list element or tuple component: like a
 /// scalar, plus the separator (`\<sep>`), a trailing `*` (`\*`) and a leading
 /// `"` (`\"`); the empty string is written `""`.
+#[inline(always)]
 pub fn escape_element_into(out: &mut String, text: &str, sep: char) {
     if text.is_empty() {
         out.push_str("\"\"");
