@@ -119,7 +119,7 @@ impl<'c, 'a> Validator<'c, 'a> {
                 }
             }
             let ok = match step.kind {
-                StepKind::Str => {
+                StepKind::Str(_) => {
                     if let Some(u) = step.unique {
                         let key = &mut self.keys[usize::from(u)];
                         key.clear();

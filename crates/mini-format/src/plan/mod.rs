@@ -3,7 +3,9 @@
 //! path finds what it checks for each field by index (kind, rules, bounds,
 //! count-key slot, unique slot, marker rule), never by name.
 //!
-//! It sits above `contract` and below `check`: it holds no rule. The rules
+//! It sits above `contract` and below `check` and `ser`: it holds no rule.
+//! Its consumers: `mini::check` (`check/fast.rs`) and the serializer's
+//! straight-line record writer (`ser/fast.rs`). The rules
 //! stay the engine's functions (`check_atom`, `check_float`, the arity and
 //! marker verdicts); a walk that uses the plan calls them, and on any fault
 //! hands the line to the engine for the exact diagnostics (as ADR 0024's
@@ -18,8 +20,14 @@ pub(crate) struct Step<'c> {
     pub(crate) kind: StepKind<'c>,
     /// Whether an empty (or absent) field is its default.
     pub(crate) optional: bool,
+    /// Whether the field is an extension (after the core).
+    pub(crate) extension: bool,
     /// The field's slot among the plan's unique fields, if it is `unique`.
     pub(crate) unique: Option<u16>,
+    /// The field's canonical key (a marked list's items key).
+    pub(crate) key: &'c str,
+    /// A marked list's selection key.
+    pub(crate) selected_key: Option<&'c str>,
 }
 
 /// The shape of a step, with the contract's rules it needs.
@@ -27,7 +35,7 @@ pub(crate) struct Step<'c> {
 pub(crate) enum StepKind<'c> {
     /// A `str` scalar: its escapes are checked by the field splitter, and
     /// it has no other rule.
-    Str,
+    Str(&'c Scalar),
     /// Any other scalar (enum, int, float, bool, date, decimal).
     Scalar(&'c Scalar),
     /// A list or a marked list (`marker`).
@@ -86,7 +94,7 @@ impl<'c> Plan<'c> {
             .enumerate()
             .map(|(i, f)| {
                 let kind = match &f.kind {
-                    Kind::Scalar(s) if s.ty == ScalarType::Str => StepKind::Str,
+                    Kind::Scalar(s) if s.ty == ScalarType::Str => StepKind::Str(s),
                     Kind::Scalar(s) => StepKind::Scalar(s),
                     Kind::List { item, arity } => StepKind::List {
                         item,
@@ -108,16 +116,27 @@ impl<'c> Plan<'c> {
                     Kind::Tuple(c) => StepKind::Tuple(c),
                 };
                 let unique = if f.unique {
-                    scalar_uniques &= matches!(kind, StepKind::Str | StepKind::Scalar(_));
+                    scalar_uniques &= matches!(kind, StepKind::Str(_) | StepKind::Scalar(_));
                     uniques.push(i);
                     u16::try_from(uniques.len() - 1).ok()
                 } else {
                     None
                 };
+                let (key, selected_key) = match &f.kind {
+                    Kind::MList {
+                        items_key,
+                        selected_key,
+                        ..
+                    } => (items_key.as_str(), Some(selected_key.as_str())),
+                    _ => (f.name.as_str(), None),
+                };
                 Step {
                     kind,
                     optional: f.optional,
+                    extension: f.extension,
                     unique,
+                    key,
+                    selected_key,
                 }
             })
             .collect();

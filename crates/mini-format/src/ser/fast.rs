@@ -20,7 +20,8 @@ use std::fmt;
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::check::{check_arity, check_atom, check_float, check_small_int};
-use crate::contract::{Component, Contract, Field, Kind, Scalar, ScalarType};
+use crate::contract::{Arity, Component, Contract, Scalar, ScalarType};
+use crate::plan::{Plan, Step, StepKind};
 use crate::syntax::{is_blank, is_space};
 
 use super::enc::Enc;
@@ -58,8 +59,10 @@ struct Slot<'c> {
 
 /// The writer's plan of the contract and its buffers, kept across the
 /// records of a document.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Fast<'c> {
+    /// The contract compiled (ADR 0031): each field's step, by index.
+    plan: Plan<'c>,
     slots: Vec<Slot<'c>>,
     /// The struct field names last seen at each slot (address, length):
     /// a derived struct's names are `'static`, so the same address is the
@@ -87,38 +90,34 @@ pub(super) struct Fast<'c> {
 
 impl<'c> Fast<'c> {
     pub(super) fn new(contract: &'c Contract) -> Self {
+        let plan = Plan::compile(contract);
         let mut slots = Vec::new();
-        for (i, f) in contract.fields().iter().enumerate() {
-            match &f.kind {
-                Kind::MList {
-                    items_key,
-                    selected_key,
-                    ..
-                } => {
-                    slots.push(Slot {
-                        key: items_key,
-                        field: i,
-                        selection: false,
-                    });
-                    slots.push(Slot {
-                        key: selected_key,
-                        field: i,
-                        selection: true,
-                    });
-                }
-                _ => slots.push(Slot {
-                    key: &f.name,
+        for (i, step) in plan.steps.iter().enumerate() {
+            slots.push(Slot {
+                key: step.key,
+                field: i,
+                selection: false,
+            });
+            if let Some(key) = step.selected_key {
+                slots.push(Slot {
+                    key,
                     field: i,
-                    selection: false,
-                }),
+                    selection: true,
+                });
             }
         }
         Fast {
             names: vec![(0, 0); slots.len()],
+            ends: vec![0; plan.steps.len()],
+            usable: !is_space(plan.sep),
+            plan,
             slots,
-            ends: vec![0; contract.fields().len()],
-            usable: !is_space(contract.separator()),
-            ..Fast::default()
+            marks: Vec::new(),
+            counts: Vec::new(),
+            selected: Vec::new(),
+            keys: String::new(),
+            key_ends: Vec::new(),
+            accepted: Accepted::default(),
         }
     }
 }
@@ -199,9 +198,11 @@ thread_local! {
 /// extensions cut, selections marked, a blank line refused, `unique`
 /// values claimed.
 fn close(enc: &mut Enc<'_>, start: usize) -> bool {
-    let fields = enc.c.fields();
     // trailing extensions with no value are not written
-    let last = fields
+    let last = enc
+        .fast
+        .plan
+        .steps
         .iter()
         .enumerate()
         .rposition(|(i, f)| !f.extension || enc.fast.ends[i] > field_start(enc, i, start));
@@ -212,7 +213,11 @@ fn close(enc: &mut Enc<'_>, start: usize) -> bool {
     // before stay where they are)
     for s in (0..enc.fast.selected.len()).rev() {
         let (i, sel) = enc.fast.selected[s];
-        let Kind::MList { marker, .. } = &fields[i].kind else {
+        let StepKind::List {
+            marker: Some(marker),
+            ..
+        } = enc.fast.plan.steps[i].kind
+        else {
             return false;
         };
         let count = enc
@@ -455,7 +460,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
         }
         let i = slot.field;
         let enc = &mut *self.enc;
-        let f = &enc.c.fields()[i];
+        let f = enc.fast.plan.steps[i];
         if slot.selection {
             let sel = v.serialize(Index)?;
             enc.fast.selected.push((i, sel));
@@ -472,7 +477,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
             f,
             i,
         })?;
-        if f.unique && enc.out.buf.len() > at {
+        if f.unique.is_some() && enc.out.buf.len() > at {
             if enc.fast.keys.len() == key_at {
                 // a unique value the writer made no key for
                 return Err(Bail);
@@ -497,21 +502,21 @@ impl ser::SerializeStruct for Fields<'_, '_> {
 // a field's value
 // ---------------------------------------------------------------------------
 
-/// The value of field `i`.
+/// The value of field `i` (its step `f`).
 struct Value<'a, 'c> {
     enc: &'a mut Enc<'c>,
-    f: &'c Field,
+    f: Step<'c>,
     i: usize,
 }
 
 impl<'a, 'c> Value<'a, 'c> {
     #[inline(always)]
     fn leaf(self, leaf: Leaf<'_>) -> F {
-        let Kind::Scalar(s) = &self.f.kind else {
+        let (StepKind::Str(s) | StepKind::Scalar(s)) = self.f.kind else {
             return Err(Bail);
         };
         let fast = &mut self.enc.fast;
-        let key = if self.f.unique {
+        let key = if self.f.unique.is_some() {
             Some(&mut fast.keys)
         } else {
             None
@@ -592,29 +597,34 @@ impl<'a, 'c> ser::Serializer for Value<'a, 'c> {
     }
 
     fn serialize_seq(self, _: Option<usize>) -> F<List<'a, 'c>> {
-        let (item, marked) = match &self.f.kind {
-            Kind::List { item, .. } => (item, false),
-            Kind::MList { item, .. } => (item, true),
-            _ => return Err(Bail),
+        let StepKind::List {
+            item,
+            arity,
+            marker,
+            ..
+        } = self.f.kind
+        else {
+            return Err(Bail);
         };
-        if self.f.unique {
+        if self.f.unique.is_some() {
             return Err(Bail);
         }
         Ok(List {
             enc: self.enc,
-            f: self.f,
+            optional: self.f.optional,
+            arity,
             i: self.i,
             item,
-            marked,
+            marked: marker.is_some(),
             count: 0,
         })
     }
 
     fn serialize_struct(self, _: &'static str, _: usize) -> F<Tuple<'a, 'c>> {
-        let Kind::Tuple(comps) = &self.f.kind else {
+        let StepKind::Tuple(comps) = self.f.kind else {
             return Err(Bail);
         };
-        if self.f.unique {
+        if self.f.unique.is_some() {
             return Err(Bail);
         }
         let start = self.enc.out.buf.len();
@@ -654,7 +664,8 @@ impl<'a, 'c> ser::Serializer for Value<'a, 'c> {
 /// A list's elements, written as they come.
 struct List<'a, 'c> {
     enc: &'a mut Enc<'c>,
-    f: &'c Field,
+    optional: bool,
+    arity: &'c Arity,
     i: usize,
     item: &'c Scalar,
     marked: bool,
@@ -686,13 +697,10 @@ impl ser::SerializeSeq for List<'_, '_> {
     }
 
     fn end(self) -> F {
-        let (Kind::List { arity, .. } | Kind::MList { arity, .. }) = &self.f.kind else {
-            return Err(Bail);
-        };
         let enc = self.enc;
         // an optional list with no element reads back as null
-        if !(self.f.optional && self.count == 0) && enc.arity_ok[self.i] != Some(self.count) {
-            if check_arity(self.count, arity, &enc.info).is_err() {
+        if !(self.optional && self.count == 0) && enc.arity_ok[self.i] != Some(self.count) {
+            if check_arity(self.count, self.arity, &enc.info).is_err() {
                 return Err(Bail);
             }
             enc.arity_ok[self.i] = Some(self.count);
