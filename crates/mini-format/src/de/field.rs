@@ -190,6 +190,15 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
             return self.rec.fail();
         };
         self.tuple_rules(comps)?;
+        self.visit_parts_as_map(comps, visitor)
+    }
+
+    /// The components `tuple_rules` typed, as the map of the present ones.
+    fn visit_parts_as_map<V: Visitor<'de>>(
+        self,
+        comps: &'c [Component],
+        visitor: V,
+    ) -> Result<V::Value> {
         let ctx = self.ctx();
         visit_components(
             comps,
@@ -227,17 +236,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         self.tuple_rules(comps)?;
         let absent_is_none = self.rec.cur.hint.absent_is_none;
         if !absent_is_none && self.rec.cur.parts.iter().any(Option::is_none) {
-            let ctx = self.ctx();
-            return visit_components(
-                comps,
-                self.rec.cur.parts.drain(..),
-                |c, value| TypedDe {
-                    value,
-                    ctx,
-                    part: Part::Component(&c.name),
-                },
-                visitor,
-            );
+            return self.visit_parts_as_map(comps, visitor);
         }
         let ctx = self.ctx();
         let mut parts = Parts {

@@ -5,7 +5,7 @@
 //!
 //! It sits above `contract` and below `check` and `ser`: it holds no rule.
 //! Its consumers: `mini::check` (`check/fast.rs`) and the serializer's
-//! straight-line record writer (`ser/fast.rs`). The rules
+//! straight-line record writer (`ser/fast/`). The rules
 //! stay the engine's functions (`check_atom`, `check_float`, the arity and
 //! marker verdicts); a walk that uses the plan calls them, and on any fault
 //! hands the line to the engine for the exact diagnostics (as ADR 0024's

@@ -39,7 +39,7 @@ pub(super) struct Enc<'c> {
     pub(super) arity_ok: Vec<Option<usize>>,
     pub(super) rec: Rec,
     pub(super) tup: TupleScratch,
-    /// The straight-line record writer's plan and buffers (`fast.rs`).
+    /// The straight-line record writer's plan and buffers (`fast/`).
     pub(super) fast: super::fast::Fast<'c>,
 }
 

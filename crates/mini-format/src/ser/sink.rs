@@ -120,8 +120,97 @@ pub(super) trait Sink: Sized {
     }
 }
 
+/// The `Serializer` methods of a value that is not a sequence or a map,
+/// each handing `self.leaf(..)` the [`Leaf`] serde gave, as
+/// `serde_json::to_value` would see it (a non-finite float is null, a char
+/// a string, a unit variant its name, `None` and `()` null). Shared by the
+/// general path's [`Ser`] and the straight-line writer's positions
+/// (`fast/`), so that both see every value alike.
+macro_rules! leaf_methods {
+    () => {
+        fn serialize_bool(self, v: bool) -> Result<(), Self::Error> {
+            self.leaf(Leaf::Bool(v))
+        }
+        fn serialize_i8(self, v: i8) -> Result<(), Self::Error> {
+            self.leaf(Leaf::I64(v.into()))
+        }
+        fn serialize_i16(self, v: i16) -> Result<(), Self::Error> {
+            self.leaf(Leaf::I64(v.into()))
+        }
+        fn serialize_i32(self, v: i32) -> Result<(), Self::Error> {
+            self.leaf(Leaf::I64(v.into()))
+        }
+        fn serialize_i64(self, v: i64) -> Result<(), Self::Error> {
+            self.leaf(Leaf::I64(v))
+        }
+        fn serialize_i128(self, v: i128) -> Result<(), Self::Error> {
+            self.leaf(Leaf::I128(v))
+        }
+        fn serialize_u8(self, v: u8) -> Result<(), Self::Error> {
+            self.leaf(Leaf::U64(v.into()))
+        }
+        fn serialize_u16(self, v: u16) -> Result<(), Self::Error> {
+            self.leaf(Leaf::U64(v.into()))
+        }
+        fn serialize_u32(self, v: u32) -> Result<(), Self::Error> {
+            self.leaf(Leaf::U64(v.into()))
+        }
+        fn serialize_u64(self, v: u64) -> Result<(), Self::Error> {
+            self.leaf(Leaf::U64(v))
+        }
+        fn serialize_u128(self, v: u128) -> Result<(), Self::Error> {
+            self.leaf(Leaf::U128(v))
+        }
+        fn serialize_f32(self, v: f32) -> Result<(), Self::Error> {
+            // serde_json holds no NaN or infinity: `to_value` makes them null
+            self.leaf(if v.is_finite() {
+                Leaf::F32(v)
+            } else {
+                Leaf::Null
+            })
+        }
+        fn serialize_f64(self, v: f64) -> Result<(), Self::Error> {
+            self.leaf(if v.is_finite() {
+                Leaf::F64(v)
+            } else {
+                Leaf::Null
+            })
+        }
+        fn serialize_char(self, v: char) -> Result<(), Self::Error> {
+            self.leaf(Leaf::Str(v.encode_utf8(&mut [0; 4])))
+        }
+        fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
+            self.leaf(Leaf::Str(v))
+        }
+        fn serialize_none(self) -> Result<(), Self::Error> {
+            self.leaf(Leaf::Null)
+        }
+        fn serialize_unit(self) -> Result<(), Self::Error> {
+            self.leaf(Leaf::Null)
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<(), Self::Error> {
+            self.leaf(Leaf::Null)
+        }
+        fn serialize_unit_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            variant: &'static str,
+        ) -> Result<(), Self::Error> {
+            self.leaf(Leaf::Name(variant))
+        }
+    };
+}
+pub(super) use leaf_methods;
+
 /// The one `Serializer`, over a [`Sink`].
 pub(super) struct Ser<S>(pub(super) S);
+
+impl<S: Sink> Ser<S> {
+    fn leaf(self, leaf: Leaf<'_>) -> R {
+        self.0.leaf(leaf)
+    }
+}
 
 /// serde_json's struct name for a `Number` under `arbitrary_precision`.
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
@@ -137,60 +226,8 @@ impl<S: Sink> ser::Serializer for Ser<S> {
     type SerializeStruct = Struct<S>;
     type SerializeStructVariant = Skip;
 
-    fn serialize_bool(self, v: bool) -> R {
-        self.0.leaf(Leaf::Bool(v))
-    }
-    fn serialize_i8(self, v: i8) -> R {
-        self.0.leaf(Leaf::I64(v.into()))
-    }
-    fn serialize_i16(self, v: i16) -> R {
-        self.0.leaf(Leaf::I64(v.into()))
-    }
-    fn serialize_i32(self, v: i32) -> R {
-        self.0.leaf(Leaf::I64(v.into()))
-    }
-    fn serialize_i64(self, v: i64) -> R {
-        self.0.leaf(Leaf::I64(v))
-    }
-    fn serialize_i128(self, v: i128) -> R {
-        self.0.leaf(Leaf::I128(v))
-    }
-    fn serialize_u8(self, v: u8) -> R {
-        self.0.leaf(Leaf::U64(v.into()))
-    }
-    fn serialize_u16(self, v: u16) -> R {
-        self.0.leaf(Leaf::U64(v.into()))
-    }
-    fn serialize_u32(self, v: u32) -> R {
-        self.0.leaf(Leaf::U64(v.into()))
-    }
-    fn serialize_u64(self, v: u64) -> R {
-        self.0.leaf(Leaf::U64(v))
-    }
-    fn serialize_u128(self, v: u128) -> R {
-        self.0.leaf(Leaf::U128(v))
-    }
-    fn serialize_f32(self, v: f32) -> R {
-        // serde_json holds no NaN or infinity: `to_value` makes them null
-        self.0.leaf(if v.is_finite() {
-            Leaf::F32(v)
-        } else {
-            Leaf::Null
-        })
-    }
-    fn serialize_f64(self, v: f64) -> R {
-        self.0.leaf(if v.is_finite() {
-            Leaf::F64(v)
-        } else {
-            Leaf::Null
-        })
-    }
-    fn serialize_char(self, v: char) -> R {
-        self.0.leaf(Leaf::Str(v.encode_utf8(&mut [0; 4])))
-    }
-    fn serialize_str(self, v: &str) -> R {
-        self.0.leaf(Leaf::Str(v))
-    }
+    leaf_methods!();
+
     fn serialize_bytes(self, v: &[u8]) -> R {
         let mut seq = self.0.seq(Some(v.len()))?;
         for b in v {
@@ -198,20 +235,8 @@ impl<S: Sink> ser::Serializer for Ser<S> {
         }
         ser::SerializeSeq::end(seq)
     }
-    fn serialize_none(self) -> R {
-        self.0.leaf(Leaf::Null)
-    }
     fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R {
         v.serialize(self)
-    }
-    fn serialize_unit(self) -> R {
-        self.0.leaf(Leaf::Null)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> R {
-        self.0.leaf(Leaf::Null)
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> R {
-        self.0.leaf(Leaf::Name(variant))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R {
         v.serialize(self)

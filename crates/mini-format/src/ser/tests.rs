@@ -356,7 +356,7 @@ fn float_tie_is_written_alike_by_dumps_and_the_writer() {
     }
 }
 
-/// The straight-line record writer (`fast.rs`) and the general path give
+/// The straight-line record writer (`fast/`) and the general path give
 /// the same text, or the same errors, on records full of edge cases: a
 /// typed record goes through the straight writer when it can (and to the
 /// general path when it bails), the same record as a `serde_json::Value`
