@@ -47,7 +47,7 @@ pub(super) fn encode<'c, T: Serialize + ?Sized>(
         arity_ok: vec![None; contract.fields().len()],
         rec: Rec::new(contract),
         tup: TupleScratch::default(),
-        fast: super::fast::Fast::new(contract),
+        fast: super::enc::Fast::new(contract),
     };
     match run(value, &mut enc) {
         Ok(()) => enc.finish(),

@@ -9,6 +9,7 @@ use crate::error::{Code, Diagnostic};
 use super::compound::{Cell, TupleScratch};
 use super::out::Out;
 use super::report::Claims;
+use crate::plan::Plan;
 
 /// The state of one document being written.
 pub(super) struct Enc<'c> {
@@ -40,7 +41,7 @@ pub(super) struct Enc<'c> {
     pub(super) rec: Rec,
     pub(super) tup: TupleScratch,
     /// The straight-line record writer's plan and buffers (`fast/`).
-    pub(super) fast: super::fast::Fast<'c>,
+    pub(super) fast: Fast<'c>,
 }
 
 /// One header entry as given.
@@ -79,4 +80,57 @@ pub(super) struct Rec {
     /// length) and the field it named: a struct's field names are
     /// `'static`, so the same name is the same key.
     pub(super) names: Vec<(usize, usize, usize, bool)>,
+}
+
+/// One canonical key of the record, in order: a field (for a marked list,
+/// its items) or a marked list's selection.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Slot<'c> {
+    pub(super) key: &'c str,
+    pub(super) field: usize,
+    pub(super) selection: bool,
+}
+
+/// The writer's plan of the contract and its buffers, kept across the
+/// records of a document.
+#[derive(Debug)]
+pub(super) struct Fast<'c> {
+    /// The contract compiled (ADR 0031): each field's step, by index.
+    pub(super) plan: Plan<'c>,
+    pub(super) slots: Vec<Slot<'c>>,
+    /// The struct field names last seen at each slot (address, length):
+    /// a derived struct's names are `'static`, so the same address is the
+    /// same key and is not compared again.
+    pub(super) names: Vec<(usize, usize)>,
+    /// Where each field's text ends in the output.
+    pub(super) ends: Vec<usize>,
+    /// The element ends of the marked list being written, then of each
+    /// marked list: `(field, end)`.
+    pub(super) marks: Vec<(usize, usize)>,
+    /// The element count of each marked list written.
+    pub(super) counts: Vec<(usize, usize)>,
+    /// The selection of each marked list: `(field, index)`.
+    pub(super) selected: Vec<(usize, Option<u64>)>,
+    /// The unique keys of the record, back to back: `(field, end)`.
+    pub(super) keys: String,
+    pub(super) key_ends: Vec<(usize, usize)>,
+    /// What the engine's rules accepted before (see [`Accepted`]).
+    pub(super) accepted: Accepted,
+    /// Whether the contract allows the writer at all (a whitespace list
+    /// separator writes empty components as `""`: left to the general
+    /// path).
+    pub(super) usable: bool,
+}
+
+/// What the engine accepted before, so that it is not asked again (as the
+/// general path's `Memo`, ADR 0023): an enumeration name given as a
+/// `&'static str` (a unit variant) accepted once is accepted again, and the
+/// values a float bound accepts are an interval, so a value between two
+/// accepted ones is accepted.
+#[derive(Debug, Default)]
+pub(super) struct Accepted {
+    /// Names: address and length.
+    pub(super) names: Vec<(usize, usize)>,
+    /// Per bounded float scalar (its address): the accepted interval.
+    pub(super) floats: Vec<(usize, f64, f64)>,
 }

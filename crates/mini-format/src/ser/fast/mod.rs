@@ -24,7 +24,7 @@ use crate::contract::{Arity, Component, Contract, Scalar, ScalarType};
 use crate::plan::{Plan, Step, StepKind};
 use crate::syntax::{is_blank, is_space};
 
-use super::enc::Enc;
+use super::enc::{Accepted, Enc, Fast, Slot};
 use super::leaf::{put_f64, put_int, put_text, Pos};
 use super::sink::{leaf_methods, Leaf, R};
 
@@ -47,46 +47,6 @@ impl ser::Error for Bail {
 }
 
 type F<T = ()> = Result<T, Bail>;
-
-/// One canonical key of the record, in order: a field (for a marked list,
-/// its items) or a marked list's selection.
-#[derive(Debug, Clone, Copy)]
-struct Slot<'c> {
-    key: &'c str,
-    field: usize,
-    selection: bool,
-}
-
-/// The writer's plan of the contract and its buffers, kept across the
-/// records of a document.
-#[derive(Debug)]
-pub(super) struct Fast<'c> {
-    /// The contract compiled (ADR 0031): each field's step, by index.
-    plan: Plan<'c>,
-    slots: Vec<Slot<'c>>,
-    /// The struct field names last seen at each slot (address, length):
-    /// a derived struct's names are `'static`, so the same address is the
-    /// same key and is not compared again.
-    names: Vec<(usize, usize)>,
-    /// Where each field's text ends in the output.
-    ends: Vec<usize>,
-    /// The element ends of the marked list being written, then of each
-    /// marked list: `(field, end)`.
-    marks: Vec<(usize, usize)>,
-    /// The element count of each marked list written.
-    counts: Vec<(usize, usize)>,
-    /// The selection of each marked list: `(field, index)`.
-    selected: Vec<(usize, Option<u64>)>,
-    /// The unique keys of the record, back to back: `(field, end)`.
-    keys: String,
-    key_ends: Vec<(usize, usize)>,
-    /// What the engine's rules accepted before (see [`Accepted`]).
-    accepted: Accepted,
-    /// Whether the contract allows the writer at all (a whitespace list
-    /// separator writes empty components as `""`: left to the general
-    /// path).
-    usable: bool,
-}
 
 impl<'c> Fast<'c> {
     pub(super) fn new(contract: &'c Contract) -> Self {
@@ -120,19 +80,6 @@ impl<'c> Fast<'c> {
             accepted: Accepted::default(),
         }
     }
-}
-
-/// What the engine accepted before, so that it is not asked again (as the
-/// general path's `Memo`, ADR 0023): an enumeration name given as a
-/// `&'static str` (a unit variant) accepted once is accepted again, and the
-/// values a float bound accepts are an interval, so a value between two
-/// accepted ones is accepted.
-#[derive(Debug, Default)]
-struct Accepted {
-    /// Names: address and length.
-    names: Vec<(usize, usize)>,
-    /// Per bounded float scalar (its address): the accepted interval.
-    floats: Vec<(usize, f64, f64)>,
 }
 
 impl Accepted {
