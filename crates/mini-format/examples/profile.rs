@@ -8,6 +8,10 @@
 //!     target/release/examples/profile quiz validate 10000
 //! ```
 //!
+//! With `MINI_PROFILE_REPEAT=R` it runs the operation `R` times and prints
+//! the best wall time per record (a quick clock check between criterion
+//! runs; the best of many runs is the least disturbed by a shared machine).
+//!
 //! Operations: `typed`, `typed_json`, `dynamic`, `dynamic_json`, `validate`,
 //! `ignored_json`, `serialize`, `serialize_json`; on `quiz` also the
 //! hand-written floor (`benches/support/floor.rs`): `floor_typed`,
@@ -33,7 +37,32 @@ where
         .into_canonical()
         .to_string();
     settle_heap();
-    measured(&doc, &text, &json, &contract, op);
+    repeat(text.lines().count() - 1, || {
+        measured(&doc, &text, &json, &contract, op)
+    });
+}
+
+/// Runs `op` once, or `MINI_PROFILE_REPEAT` times printing the best time
+/// per record.
+fn repeat(records: usize, mut op: impl FnMut()) {
+    let times: usize = std::env::var("MINI_PROFILE_REPEAT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if times == 0 {
+        op();
+        return;
+    }
+    let mut best = f64::INFINITY;
+    for _ in 0..times {
+        let start = std::time::Instant::now();
+        op();
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    println!(
+        "{:.1} ns/record (best of {times})",
+        best * 1e9 / records as f64
+    );
 }
 
 /// Preparing the data leaves many small freed blocks in glibc's fast bins;
@@ -61,6 +90,33 @@ where
         "dynamic_json" => drop(black_box(
             serde_json::from_str::<serde_json::Value>(json).expect("parse"),
         )),
+        "lex_lines" => {
+            let mut total = 0usize;
+            for line in mini::__private::syntax::lines(text).skip(1) {
+                total += line.text.len();
+            }
+            black_box(total);
+        }
+        "lex_fields" | "lex_lists" | "lex_lists_unread" => {
+            use mini::__private::syntax as sx;
+            let (mut f, mut e) = (Vec::new(), Vec::new());
+            let mut total = 0usize;
+            for line in sx::lines(text).skip(1) {
+                assert!(sx::split_fields_fast(line.text, '|', &mut f));
+                if op != "lex_fields" {
+                    for raw in &f {
+                        if op == "lex_lists" {
+                            sx::split_list(raw.raw, '|', &mut e).unwrap();
+                        } else {
+                            sx::split_list_unread(raw.raw, '|', &mut e).unwrap();
+                        }
+                        total += e.len();
+                    }
+                }
+                total += f.len();
+            }
+            black_box(total);
+        }
         "validate" => assert!(mini::check(text, contract).is_ok()),
         "dynamic_typed" => drop(black_box(
             mini::from_str_with_contract::<serde_json::Value>(text, contract).expect("valid"),
@@ -101,7 +157,7 @@ fn main() {
                 assert_eq!(floor::decode(&t).expect("floor decode"), d);
                 assert_eq!(floor::encode(&d).expect("floor encode"), t);
                 settle_heap();
-                measured_floor(&d, &t, op);
+                repeat(n, || measured_floor(&d, &t, op));
                 return;
             }
             run(d, t, op);

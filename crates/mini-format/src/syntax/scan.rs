@@ -66,6 +66,89 @@ fn eq_mask_exact(w: u64, b: u8) -> u64 {
     !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }
 
+/// Sixteen bytes of `bytes` from `at` (zeros past the end).
+#[inline(always)]
+fn load16(bytes: &[u8], at: usize) -> wide::u8x16 {
+    match bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) {
+        Some(chunk) => wide::u8x16::from(*chunk),
+        None => {
+            let mut pad = [0u8; 16];
+            // byte by byte: a call to `memcpy` costs more for so few
+            for (p, &b) in pad.iter_mut().zip(bytes.get(at..).unwrap_or_default()) {
+                *p = b;
+            }
+            wide::u8x16::from(pad)
+        }
+    }
+}
+
+/// One bit per byte of `v` equal to `b`.
+#[inline(always)]
+fn eq_bits(v: wide::u8x16, b: u8) -> u64 {
+    // `move_mask` gives the sixteen lanes' high bits in its low 16 bits
+    u64::from(v.cmp_eq(wide::u8x16::splat(b)).move_mask() as u16)
+}
+
+/// 64 bytes of a line read for structure: for each byte of `set`, one bit
+/// per byte equal to it (bit `k` for byte `base + k`; bytes past the end
+/// read as zero, which no set holds), sixteen bytes at a time by the
+/// `wide` crate's vector compares (SSE2 on x86-64, NEON on aarch64).
+pub struct Block;
+
+impl Block {
+    /// The masks of `set` over `bytes[base..base + 64]`.
+    #[inline(always)]
+    pub fn read<const N: usize>(bytes: &[u8], base: usize, set: [u8; N]) -> [u64; N] {
+        let mut masks = [0; N];
+        for lane in 0..4 {
+            let at = base + 16 * lane;
+            if at >= bytes.len() {
+                // past the end: no byte of the set
+                break;
+            }
+            let v = load16(bytes, at);
+            for (m, b) in masks.iter_mut().zip(set) {
+                *m |= eq_bits(v, b) << (16 * lane);
+            }
+        }
+        masks
+    }
+
+    /// The bytes of the block that may follow a backslash under an ASCII
+    /// separator `sep`: `|` `,` `*` `"` `\\` `n` and `sep` (a dangling
+    /// backslash escapes the position past the end, which is none).
+    #[inline(always)]
+    pub fn escapable(bytes: &[u8], base: usize, sep: u8) -> u64 {
+        let mut m = 0;
+        for lane in 0..4 {
+            let v = load16(bytes, base + 16 * lane);
+            let mut bits = 0;
+            for b in [b'|', b',', b'*', b'"', b'\\', b'n', sep] {
+                bits |= eq_bits(v, b);
+            }
+            m |= bits << (16 * lane);
+        }
+        m
+    }
+}
+
+/// The bytes escaped by a backslash in a block, given its backslashes and
+/// whether its first byte is escaped by the previous block (`carry`, 0 or
+/// 1, updated for the next block): the byte after each backslash that
+/// starts an odd-numbered place in a run of backslashes (simdjson's
+/// odd-run rule).
+#[inline(always)]
+pub fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
+    const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+    let potential = backslash & !*carry;
+    let maybe = potential << 1;
+    let codes = ((maybe | ODD).wrapping_sub(potential)) ^ ODD;
+    let escaped = codes ^ (backslash | *carry);
+    let escape = codes & backslash;
+    *carry = escape >> 63;
+    escaped
+}
+
 #[cfg(test)]
 mod tests {
     use super::find_any;
