@@ -66,20 +66,23 @@ fn eq_mask_exact(w: u64, b: u8) -> u64 {
     !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }
 
-/// Sixteen bytes of `bytes` from `at` (zeros past the end).
+/// Sixteen bytes of `bytes` from `at` (`at < bytes.len()`), and how far
+/// their masks must be shifted down: a tail shorter than sixteen bytes is
+/// read as the slice's last sixteen (overlapping what was read: its masks
+/// shifted by the overlap, the bits past the end come in as zeros), a
+/// slice shorter than sixteen bytes from a zero-padded copy.
 #[inline(always)]
-fn load16(bytes: &[u8], at: usize) -> wide::u8x16 {
-    match bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) {
-        Some(chunk) => wide::u8x16::from(*chunk),
-        None => {
-            let mut pad = [0u8; 16];
-            // byte by byte: a call to `memcpy` costs more for so few
-            for (p, &b) in pad.iter_mut().zip(bytes.get(at..).unwrap_or_default()) {
-                *p = b;
-            }
-            wide::u8x16::from(pad)
-        }
+fn load16(bytes: &[u8], at: usize) -> (wide::u8x16, usize) {
+    if let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) {
+        return (wide::u8x16::from(*chunk), 0);
     }
+    if let Some(last) = bytes.last_chunk::<16>() {
+        return (wide::u8x16::from(*last), at + 16 - bytes.len());
+    }
+    let mut pad = [0u8; 16];
+    let rest = bytes.get(at..).unwrap_or_default();
+    pad[..rest.len()].copy_from_slice(rest);
+    (wide::u8x16::from(pad), 0)
 }
 
 /// One bit per byte of `v` equal to `b`.
@@ -87,6 +90,22 @@ fn load16(bytes: &[u8], at: usize) -> wide::u8x16 {
 fn eq_bits(v: wide::u8x16, b: u8) -> u64 {
     // `move_mask` gives the sixteen lanes' high bits in its low 16 bits
     u64::from(v.cmp_eq(wide::u8x16::splat(b)).move_mask() as u16)
+}
+
+/// The index of the first `b` in `bytes[from..]`, or `bytes.len()`:
+/// sixteen bytes a step, with no setup (the texts searched are short).
+#[inline]
+pub fn find_byte(bytes: &[u8], from: usize, b: u8) -> usize {
+    let mut at = from;
+    while at < bytes.len() {
+        let (v, shift) = load16(bytes, at);
+        let m = eq_bits(v, b) >> shift;
+        if m != 0 {
+            return (at + m.trailing_zeros() as usize).min(bytes.len());
+        }
+        at += 16;
+    }
+    bytes.len()
 }
 
 /// 64 bytes of a line read for structure: for each byte of `set`, one bit
@@ -106,9 +125,9 @@ impl Block {
                 // past the end: no byte of the set
                 break;
             }
-            let v = load16(bytes, at);
+            let (v, shift) = load16(bytes, at);
             for (m, b) in masks.iter_mut().zip(set) {
-                *m |= eq_bits(v, b) << (16 * lane);
+                *m |= (eq_bits(v, b) >> shift) << (16 * lane);
             }
         }
         masks
@@ -121,12 +140,16 @@ impl Block {
     pub fn escapable(bytes: &[u8], base: usize, sep: u8) -> u64 {
         let mut m = 0;
         for lane in 0..4 {
-            let v = load16(bytes, base + 16 * lane);
+            let at = base + 16 * lane;
+            if at >= bytes.len() {
+                break;
+            }
+            let (v, shift) = load16(bytes, at);
             let mut bits = 0;
             for b in [b'|', b',', b'*', b'"', b'\\', b'n', sep] {
                 bits |= eq_bits(v, b);
             }
-            m |= bits << (16 * lane);
+            m |= (bits >> shift) << (16 * lane);
         }
         m
     }
