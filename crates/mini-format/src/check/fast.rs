@@ -149,6 +149,20 @@ impl<'c, 'a> Validator<'c, 'a> {
                     count,
                     marker,
                 } => {
+                    if item.ty == ScalarType::Str {
+                        // elements not read: counted from the masks when
+                        // no element is quoted or marked
+                        if let Some(n) = syntax::count_plain_list(raw.raw, sep) {
+                            let count = count.map(|c| self.counts[usize::from(c)]);
+                            if !arity_allows(n, arity, count) {
+                                return false;
+                            }
+                            if !marker.map_or(true, |rule| rule.allows(0)) {
+                                return false;
+                            }
+                            continue;
+                        }
+                    }
                     let split = if item.ty == ScalarType::Str {
                         syntax::split_list_unread
                     } else {

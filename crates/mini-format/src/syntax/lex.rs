@@ -650,6 +650,38 @@ fn plain_list<'a>(raw: &'a str, sep: u8, out: &mut Vec<Element<'a>>, decode: boo
     true
 }
 
+/// The number of elements of a list whose elements are not read (the
+/// plan's validation walk of a `str` list: count and markers only), from
+/// the block masks alone: the unescaped separators plus one. `None` when
+/// the text has an unescaped `"` or `*` (a quoted element or a marker: the
+/// element path decides); an empty text is the empty list.
+pub fn count_plain_list(raw: &str, sep: char) -> Option<usize> {
+    use super::scan::{escaped_bits, Block};
+    let sep = u8::try_from(sep)
+        .ok()
+        .filter(|b| b.is_ascii() && !matches!(b, b'*' | b'"'))?;
+    let bytes = raw.as_bytes();
+    if bytes.is_empty() {
+        return Some(0);
+    }
+    let (mut count, mut carry, mut base) = (1, 0u64, 0);
+    while base < bytes.len() {
+        let [mut seps, backslash, quote, star] = Block::read(bytes, base, [sep, b'\\', b'"', b'*']);
+        let mut other = quote | star;
+        if backslash != 0 || carry != 0 {
+            let esc = escaped_bits(backslash, &mut carry);
+            seps &= !esc;
+            other &= !esc;
+        }
+        if other != 0 {
+            return None;
+        }
+        count += seps.count_ones() as usize;
+        base += 64;
+    }
+    Some(count)
+}
+
 /// One unquoted element: trimmed, its marker read (a `*` not escaped by an
 /// odd run of backslashes), its escapes resolved when `escaped` says the
 /// text may have some.
@@ -998,6 +1030,47 @@ mod tests {
             }
         }
         assert!(fast > 3_000, "the block splitter took {fast} lines");
+    }
+
+    /// The element count from the masks is the element path's, on every
+    /// list it takes (no unescaped quote or marker), and it declines the
+    /// others.
+    #[test]
+    fn the_counted_list_is_the_split_list() {
+        let tokens = [
+            "a", ",", ";", r"\,", r"\\", r"\*", r#"\""#, " ", "é", "xyz", "\t",
+        ];
+        let mut rng = crate::test_rng(0xc0a7_1157_0000_0001);
+        let (mut counted, mut declined, mut long) = (0, 0, 0);
+        for _ in 0..20_000 {
+            // up to three blocks; an unescaped marker or quote now and then
+            let len = (rng() % 120) as usize;
+            let raw: String = (0..len)
+                .map(|_| match rng() % 80 {
+                    0 => "*",
+                    1 => "\"",
+                    k => tokens[(k % tokens.len() as u64) as usize],
+                })
+                .collect();
+            for sep in [',', ';', '\t', '·'] {
+                let mut out = vec![];
+                let split = split_list_unread(&raw, sep, &mut out);
+                match count_plain_list(&raw, sep) {
+                    Some(n) => {
+                        counted += 1;
+                        long += usize::from(raw.len() > 64);
+                        assert!(split.is_ok(), "{raw:?} {sep:?}");
+                        assert_eq!(n, out.len(), "{raw:?} {sep:?}");
+                        assert!(out.iter().all(|e| !e.marked && !e.quoted), "{raw:?}");
+                    }
+                    None => declined += 1,
+                }
+            }
+        }
+        assert!(
+            counted > 5_000 && declined > 5_000 && long > 1_000,
+            "{counted} {declined} {long}"
+        );
     }
 
     #[test]
