@@ -145,10 +145,12 @@ impl Block {
                 break;
             }
             let (v, shift) = load16(bytes, at);
-            let mut bits = 0;
-            for b in [b'|', b',', b'*', b'"', b'\\', b'n', sep] {
-                bits |= eq_bits(v, b);
+            // the lanes' compares or-ed as vectors, one mask taken
+            let mut any = v.cmp_eq(wide::u8x16::splat(sep));
+            for b in [b'|', b',', b'*', b'"', b'\\', b'n'] {
+                any |= v.cmp_eq(wide::u8x16::splat(b));
             }
+            let bits = u64::from(any.move_mask() as u16);
             m |= (bits >> shift) << (16 * lane);
         }
         m
