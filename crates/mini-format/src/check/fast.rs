@@ -157,7 +157,7 @@ impl<'c, 'a> Validator<'c, 'a> {
                             if !arity_allows(n, arity, count) {
                                 return false;
                             }
-                            if !marker.map_or(true, |rule| rule.allows(0)) {
+                            if !marker.is_none_or(|rule| rule.allows(0)) {
                                 return false;
                             }
                             continue;

@@ -619,7 +619,7 @@ fn find_close(body: &str, sep: u8) -> Option<(usize, bool, bool)> {
                 0 => last_escaped,
                 _ => esc >> (k - 1) & 1 == 1,
             };
-            let marker = at > 0 && bytes[at - 1] == b'*' && !before_escaped && at - 1 >= skip;
+            let marker = at > 0 && bytes[at - 1] == b'*' && !before_escaped && at > skip;
             return Some((at, marker, plain));
         }
         if invalid != 0 {
