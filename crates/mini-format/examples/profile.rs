@@ -12,6 +12,10 @@
 //! the best wall time per record (a quick clock check between criterion
 //! runs; the best of many runs is the least disturbed by a shared machine).
 //!
+//! Diagnostic operations: `lex_lines` (the line reader alone), `lex_fields`
+//! (lines cut into fields), `validate_no_unique` (validation under the
+//! contract without its `unique` rules).
+//!
 //! Operations: `typed`, `typed_json`, `dynamic`, `dynamic_json`, `validate`,
 //! `ignored_json`, `serialize`, `serialize_json`; on `quiz` also the
 //! hand-written floor (`benches/support/floor.rs`): `floor_typed`,
@@ -97,25 +101,25 @@ where
             }
             black_box(total);
         }
-        "lex_fields" | "lex_lists" | "lex_lists_unread" => {
+        "lex_fields" => {
             use mini::__private::syntax as sx;
-            let (mut f, mut e) = (Vec::new(), Vec::new());
+            let mut fields = Vec::new();
             let mut total = 0usize;
             for line in sx::lines(text).skip(1) {
-                assert!(sx::split_fields_fast(line.text, '|', &mut f));
-                if op != "lex_fields" {
-                    for raw in &f {
-                        if op == "lex_lists" {
-                            sx::split_list(raw.raw, '|', &mut e).unwrap();
-                        } else {
-                            sx::split_list_unread(raw.raw, '|', &mut e).unwrap();
-                        }
-                        total += e.len();
-                    }
-                }
-                total += f.len();
+                assert!(sx::split_fields_fast(line.text, '|', &mut fields));
+                total += fields.len();
             }
             black_box(total);
+        }
+        "validate_no_unique" => {
+            let json = contract
+                .to_value()
+                .to_string()
+                .replace("\"unique\":true", "\"unique\":false");
+            let c = mini::Contract::from_json(&json).expect("contract");
+            let t = std::time::Instant::now();
+            assert!(mini::check(text, &c).is_ok());
+            black_box(t);
         }
         "validate" => assert!(mini::check(text, contract).is_ok()),
         "dynamic_typed" => drop(black_box(

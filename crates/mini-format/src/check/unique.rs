@@ -14,11 +14,23 @@ pub struct Uniques {
     pub(super) seen: Vec<KeySet>,
 }
 
+/// The keys of one field that the table indexes (the later ones go to
+/// the overflow set); small under test, so that the overflow is tested.
+const INDEXED: usize = if cfg!(test) { 64 } else { u32::MAX as usize };
+
 /// The claimed keys of one field.
+///
+/// The table holds a 4-byte index per key (half of a `(start, len)` span:
+/// at 100,000 keys the table stays in a core's L2 cache instead of
+/// spilling from it, ADR 0033); the spans are kept in claim order beside
+/// it and read only to compare a key whose hash matches. Keys past index
+/// `u32::MAX` (four billion claims of one field) go to `overflow`.
 #[derive(Debug, Default)]
 pub(super) struct KeySet {
     pub(super) arena: String,
-    pub(super) table: hashbrown::HashTable<(usize, usize)>,
+    pub(super) spans: Vec<(usize, usize)>,
+    pub(super) table: hashbrown::HashTable<u32>,
+    pub(super) overflow: std::collections::HashSet<Box<str>>,
     pub(super) hasher: foldhash::fast::RandomState,
 }
 
@@ -27,22 +39,24 @@ impl KeySet {
         std::hash::BuildHasher::hash_one(&self.hasher, key)
     }
 
+    fn key_at(&self, i: u32) -> &str {
+        let (at, len) = self.spans[i as usize];
+        &self.arena[at..at + len]
+    }
+
+    fn find(&self, hash: u64, key: &str) -> bool {
+        self.table.find(hash, |&i| self.key_at(i) == key).is_some()
+            || (!self.overflow.is_empty() && self.overflow.contains(key))
+    }
+
     pub(super) fn contains(&self, key: &str) -> bool {
-        let arena = &self.arena;
-        self.table
-            .find(self.hash(key), |&(at, len)| &arena[at..at + len] == key)
-            .is_some()
+        self.find(self.hash(key), key)
     }
 
     /// Claims `key` unless it is held (one hash): whether it was claimed.
     pub(super) fn try_insert(&mut self, key: &str) -> bool {
         let hash = self.hash(key);
-        let arena = &self.arena;
-        if self
-            .table
-            .find(hash, |&(at, len)| &arena[at..at + len] == key)
-            .is_some()
-        {
+        if self.find(hash, key) {
             return false;
         }
         self.insert_hashed(hash, key);
@@ -56,25 +70,40 @@ impl KeySet {
     }
 
     fn insert_hashed(&mut self, hash: u64, key: &str) {
+        let i = self.spans.len();
+        if i >= INDEXED {
+            self.overflow.insert(key.into());
+            return;
+        }
+        let i = i as u32;
         let at = self.arena.len();
         self.arena.push_str(key);
-        let (arena, hasher) = (&self.arena, &self.hasher);
-        self.table.insert_unique(hash, (at, key.len()), |&(a, l)| {
+        self.spans.push((at, key.len()));
+        let (arena, spans, hasher) = (&self.arena, &self.spans, &self.hasher);
+        self.table.insert_unique(hash, i, |&j| {
+            let (a, l) = spans[j as usize];
             std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
         });
     }
 
     /// Gives back a key claimed by the record being rejected (the last
-    /// claims, so the arena is cut back when the key is at its end).
+    /// claims, so the arena and the spans are cut back when the key is at
+    /// their end).
     pub(super) fn remove(&mut self, key: &str) {
+        if self.overflow.remove(key) {
+            return;
+        }
         let hash = self.hash(key);
-        let arena = &self.arena;
-        if let Ok(entry) = self
-            .table
-            .find_entry(hash, |&(at, len)| &arena[at..at + len] == key)
-        {
-            let ((at, len), _) = entry.remove();
-            if at + len == self.arena.len() {
+        let (arena, spans) = (&self.arena, &self.spans);
+        let found = self.table.find_entry(hash, |&i| {
+            let (a, l) = spans[i as usize];
+            &arena[a..a + l] == key
+        });
+        if let Ok(entry) = found {
+            let (i, _) = entry.remove();
+            if i as usize + 1 == self.spans.len() {
+                let (at, _) = self.spans[i as usize];
+                self.spans.pop();
                 self.arena.truncate(at);
             }
         }
@@ -131,10 +160,12 @@ impl Uniques {
         let n = usize::try_from(records.min(1 << 16)).unwrap_or(0);
         for (set, f) in self.seen.iter_mut().zip(contract.fields()) {
             if f.unique {
-                let (arena, hasher) = (&set.arena, &set.hasher);
-                set.table.reserve(n, |&(a, l)| {
+                let (arena, spans, hasher) = (&set.arena, &set.spans, &set.hasher);
+                set.table.reserve(n, |&j| {
+                    let (a, l) = spans[j as usize];
                     std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
                 });
+                set.spans.reserve(n);
                 set.arena.reserve(n.saturating_mul(8));
             }
         }
@@ -168,4 +199,39 @@ pub(crate) fn unique_key(v: &FieldValue<'_>, out: &mut String) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeySet;
+
+    /// Claims past the indexed ones (the overflow set) behave as the
+    /// indexed: held keys refused, given-back keys claimable again, the
+    /// arena cut back when the last claim is given back.
+    #[test]
+    fn claims_past_the_index_are_held_and_given_back() {
+        let mut set = KeySet::default();
+        let keys: Vec<String> = (0..200).map(|k| format!("s{k}")).collect();
+        for k in &keys {
+            assert!(set.try_insert(k), "{k}");
+        }
+        assert!(!set.overflow.is_empty());
+        for k in &keys {
+            assert!(set.contains(k) && !set.try_insert(k), "{k}");
+        }
+        assert!(!set.contains("s200"));
+        // the last indexed key and an overflow key given back
+        set.remove("s63");
+        set.remove("s150");
+        assert!(!set.contains("s63") && !set.contains("s150"));
+        assert!(set.contains("s62") && set.contains("s151"));
+        assert!(set.try_insert("s150") && set.try_insert("s63"));
+        // a last claim given back cuts the arena
+        let mut small = KeySet::default();
+        small.insert("ab");
+        small.insert("cd");
+        small.remove("cd");
+        assert_eq!((small.arena.as_str(), small.spans.len()), ("ab", 1));
+        assert!(small.try_insert("cd"));
+    }
 }
