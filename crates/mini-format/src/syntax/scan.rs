@@ -49,6 +49,36 @@ pub fn find_byte(bytes: &[u8], from: usize, b: u8) -> usize {
     bytes.len()
 }
 
+/// The index of the first byte of `bytes[from..]` that the escaper must
+/// look at, or `bytes.len()`: a byte below CR (LF, CR and the control
+/// bytes before them), `\\`, `|`, or `sep` (a separator's first byte,
+/// when `SEP`). Sixteen bytes a step.
+#[inline(always)]
+pub fn find_escape_candidate<const SEP: bool>(bytes: &[u8], from: usize, sep: u8) -> usize {
+    let (cr, slash, pipe, sep_v) = (
+        wide::u8x16::splat(0x0D),
+        wide::u8x16::splat(b'\\'),
+        wide::u8x16::splat(b'|'),
+        wide::u8x16::splat(sep),
+    );
+    let mut at = from;
+    while at < bytes.len() {
+        let (v, shift) = load16(bytes, at);
+        let mut any = v.min(cr).cmp_eq(v) | v.cmp_eq(slash) | v.cmp_eq(pipe);
+        if SEP {
+            any |= v.cmp_eq(sep_v);
+        }
+        let m = u64::from(any.move_mask() as u16) >> shift;
+        if m != 0 {
+            // a zero-padded copy flags its padding (below CR), which lies
+            // past every real byte: clamped to the end
+            return (at + m.trailing_zeros() as usize).min(bytes.len());
+        }
+        at += 16;
+    }
+    bytes.len()
+}
+
 /// 64 bytes of a line read for structure: for each byte of `set`, one bit
 /// per byte equal to it (bit `k` for byte `base + k`; bytes past the end
 /// read as zero, which no set holds), sixteen bytes at a time by the
