@@ -74,9 +74,18 @@ fn repeat(records: usize, mut op: impl FnMut()) {
 /// of instructions), and it would land inside the measured call of
 /// whichever side ran first. One large allocation here settles the heap
 /// before anything is counted, for every operation alike.
+///
+/// A second, of 16 MiB, is mapped and unmapped, which raises glibc's
+/// dynamic mmap threshold to 16 MiB and its trim threshold to 32 MiB, as
+/// the large buffers of criterion's setup do in `benches/throughput.rs`:
+/// otherwise whether the heap is given back to the system after each
+/// repetition (and faulted in again in the next) depends on whether the
+/// measured code happened to free one block above 128 KiB, and a
+/// repeated run measures page faults (ADR 0033).
 #[inline(never)]
 fn settle_heap() {
     drop(black_box(vec![0u8; 64 * 1024]));
+    drop(black_box(vec![0u8; 16 << 20]));
 }
 
 /// The operation alone (`--toggle-collect='*measured*'` counts only this).
