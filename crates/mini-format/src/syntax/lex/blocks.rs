@@ -1,0 +1,262 @@
+//! The lexer's fast paths on the block masks (`scan::Block`, ADR 0033):
+//! fields, plain list elements, a quoted element's close, and the count
+//! of a list whose elements are not read. Each decides only what it can
+//! decide alone; anything else goes back to the grammar in `lex.rs`, which
+//! gives every error, and the tests in `lex/tests.rs` compare both.
+
+use super::*;
+
+/// The byte-level field splitter: `memchr2` finds each `|` and `\`; a
+/// valid escape is skipped with the character it protects. Returns false,
+/// with `out` cleared, at the first invalid or dangling escape (the `nom`
+/// grammar then splits the line and reports it).
+pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>) -> bool {
+    use crate::syntax::scan::{escaped_bits, Block};
+    out.clear();
+    let Ok(sep_byte) = u8::try_from(sep) else {
+        return split_fields_memchr(line, sep, out);
+    };
+    if !sep.is_ascii() {
+        return split_fields_memchr(line, sep, out);
+    }
+    let bytes = line.as_bytes();
+    let (mut start, mut carry, mut base) = (0usize, 0u64, 0usize);
+    // whether the field being read has a backslash so far
+    let mut escaped = false;
+    while base < bytes.len() {
+        let [mut pipes, backslash] = Block::read(bytes, base, [b'|', b'\\']);
+        if backslash != 0 || carry != 0 {
+            let esc = escaped_bits(backslash, &mut carry);
+            // an escape of anything else (a dangling one escapes the zero
+            // past the end): the grammar reports it
+            if esc & !Block::escapable(bytes, base, sep_byte) != 0 {
+                out.clear();
+                return false;
+            }
+            pipes &= !esc;
+        }
+        // bits of the block at or above the current field's start
+        let mut from = start.saturating_sub(base);
+        while pipes != 0 {
+            let k = pipes.trailing_zeros() as usize;
+            pipes &= pipes - 1;
+            escaped |= backslash & bits_between(from, k) != 0;
+            push_field_exact(line, start, base + k, escaped, out);
+            start = base + k + 1;
+            from = k + 1;
+            escaped = false;
+        }
+        escaped |= backslash & bits_between(from, 64) != 0;
+        base += 64;
+    }
+    if carry != 0 {
+        // a dangling backslash at the end of a 64-byte block
+        out.clear();
+        return false;
+    }
+    push_field_exact(line, start, bytes.len(), escaped, out);
+    true
+}
+
+/// The bits `lo..hi` of a block's mask (`lo <= hi <= 64`).
+#[inline(always)]
+fn bits_between(lo: usize, hi: usize) -> u64 {
+    let below_hi = 1u64.checked_shl(hi as u32).map_or(u64::MAX, |b| b - 1);
+    let below_lo = 1u64.checked_shl(lo as u32).map_or(u64::MAX, |b| b - 1);
+    below_hi & !below_lo
+}
+
+/// [`push_field`] when `escaped` is exact: whether the field has a
+/// backslash (trimming takes none away: a backslash is no whitespace).
+#[inline(always)]
+pub(super) fn push_field_exact<'a>(
+    line: &'a str,
+    start: usize,
+    end: usize,
+    escaped: bool,
+    out: &mut Vec<RawField<'a>>,
+) {
+    let trimmed = trim_raw(&line[start..end]);
+    out.push(RawField {
+        raw: trimmed,
+        escaped,
+        offset: offset_in(line, trimmed),
+    });
+}
+
+/// [`split_fields_fast`] under a separator that is not ASCII: `memchr2`
+/// finds each `|` and `\`; a valid escape is skipped with the character it
+/// protects.
+fn split_fields_memchr<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>) -> bool {
+    out.clear();
+    let bytes = line.as_bytes();
+    let (mut start, mut from, mut escaped) = (0, 0, false);
+    while let Some(p) = memchr2(b'|', b'\\', &bytes[from..]) {
+        let at = from + p;
+        if bytes[at] == b'|' {
+            push_field(line, start, at, escaped, out);
+            start = at + 1;
+            from = at + 1;
+            escaped = false;
+            continue;
+        }
+        // `\` is one byte: `at + 1` is a character boundary
+        match line[at + 1..].chars().next() {
+            Some(c) if is_escapable(c, sep) => {
+                escaped = true;
+                from = at + 1 + c.len_utf8();
+            }
+            _ => {
+                out.clear();
+                return false;
+            }
+        }
+    }
+    push_field(line, start, bytes.len(), escaped, out);
+    true
+}
+
+/// [`scan_quoted`]'s first pass under an ASCII separator, on the block
+/// masks (64 bytes a step, escapes by the odd-run rule): the closing
+/// quote's offset, whether the last piece is a plain run ending in `*`,
+/// and whether the body before it has no `""` or escape. `None` when an
+/// escape before the close is not one (or dangles), or nothing closes.
+pub(super) fn find_close(body: &str, sep: u8) -> Option<(usize, bool, bool)> {
+    use crate::syntax::scan::{escaped_bits, Block};
+    let bytes = body.as_bytes();
+    let (mut carry, mut base) = (0u64, 0usize);
+    // quotes before `skip` are the second of a `""`; `plain`: no `""` or
+    // backslash so far; whether the last byte of the previous block was
+    // escaped
+    let (mut skip, mut plain, mut last_escaped) = (0usize, true, false);
+    loop {
+        if base > bytes.len() {
+            return None;
+        }
+        let [mut quotes, backslash] = Block::read(bytes, base, [b'"', b'\\']);
+        let mut esc = 0;
+        let mut invalid = 0;
+        if backslash != 0 || carry != 0 {
+            esc = escaped_bits(backslash, &mut carry);
+            invalid = esc & !Block::escapable(bytes, base, sep);
+            quotes &= !esc;
+        }
+        while quotes != 0 {
+            let k = quotes.trailing_zeros() as usize;
+            quotes &= quotes - 1;
+            let at = base + k;
+            if at < skip {
+                continue;
+            }
+            if bytes.get(at + 1) == Some(&b'"') {
+                plain = false;
+                skip = at + 2;
+                continue;
+            }
+            // the close: what came before it in this block counts
+            let below = (1u64 << k) - 1;
+            if invalid & below != 0 {
+                return None;
+            }
+            plain &= backslash & below == 0;
+            let before_escaped = match k {
+                0 => last_escaped,
+                _ => esc >> (k - 1) & 1 == 1,
+            };
+            let marker = at > 0 && bytes[at - 1] == b'*' && !before_escaped && at > skip;
+            return Some((at, marker, plain));
+        }
+        if invalid != 0 {
+            return None;
+        }
+        plain &= backslash == 0;
+        last_escaped = esc >> 63 == 1;
+        base += 64;
+        if base >= bytes.len() {
+            return None;
+        }
+    }
+}
+
+/// The list fast path: without a quote, every element is a run up to the
+/// next unescaped separator, found 64 bytes at a time from the block's
+/// masks (`scan::Block`; escapes resolved by the odd-run rule, no search
+/// restarted at each backslash), decoded like the unquoted branch of
+/// [`split_list`]. Returns false, having pushed nothing that
+/// counts, when the text has a `"` (the quoted grammar decides).
+#[inline(always)]
+pub(super) fn plain_list<'a>(
+    raw: &'a str,
+    sep: u8,
+    out: &mut Vec<Element<'a>>,
+    decode: bool,
+) -> bool {
+    use crate::syntax::scan::{escaped_bits, Block};
+    let bytes = raw.as_bytes();
+    let (mut start, mut carry, mut base) = (0usize, 0u64, 0usize);
+    // whether the element being read has a backslash so far
+    let mut escaped = false;
+    while base < bytes.len() {
+        let [mut seps, backslash, quote] = Block::read(bytes, base, [sep, b'\\', b'"']);
+        let mut quote = quote;
+        if backslash != 0 || carry != 0 {
+            // the byte after an escaping backslash is never structural (a
+            // multi-byte character's continuation bytes never are)
+            let esc = escaped_bits(backslash, &mut carry);
+            seps &= !esc;
+            quote &= !esc;
+        }
+        if quote != 0 {
+            return false;
+        }
+        let mut from = start.saturating_sub(base);
+        while seps != 0 {
+            let k = seps.trailing_zeros() as usize;
+            seps &= seps - 1;
+            escaped |= backslash & bits_between(from, k) != 0;
+            push_plain::<true>(&raw[start..base + k], escaped, char::from(sep), out, decode);
+            start = base + k + 1;
+            from = k + 1;
+            escaped = false;
+        }
+        escaped |= backslash & bits_between(from, 64) != 0;
+        base += 64;
+    }
+    push_plain::<true>(&raw[start..], escaped, char::from(sep), out, decode);
+    true
+}
+
+/// The number of elements of a list whose elements are not read (the
+/// plan's validation walk of a `str` list: count and markers only), from
+/// the block masks alone: the unescaped separators plus one. `None` when
+/// the text has an unescaped `"` or `*` (a quoted element or a marker: the
+/// element path decides); an empty text is the empty list.
+pub fn count_plain_list(raw: &str, sep: char) -> Option<usize> {
+    use crate::syntax::scan::{escaped_bits, Block};
+    let sep = u8::try_from(sep)
+        .ok()
+        .filter(|b| b.is_ascii() && !matches!(b, b'*' | b'"'))?;
+    let bytes = raw.as_bytes();
+    match bytes.first() {
+        None => return Some(0),
+        // a quoted first element (`raw` is trimmed): not counted here
+        Some(b'"') => return None,
+        Some(_) => {}
+    }
+    let (mut count, mut carry, mut base) = (1, 0u64, 0);
+    while base < bytes.len() {
+        let [mut seps, backslash, quote, star] = Block::read(bytes, base, [sep, b'\\', b'"', b'*']);
+        let mut other = quote | star;
+        if backslash != 0 || carry != 0 {
+            let esc = escaped_bits(backslash, &mut carry);
+            seps &= !esc;
+            other &= !esc;
+        }
+        if other != 0 {
+            return None;
+        }
+        count += seps.count_ones() as usize;
+        base += 64;
+    }
+    Some(count)
+}

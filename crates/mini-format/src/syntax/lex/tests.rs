@@ -1,0 +1,290 @@
+use super::*;
+
+fn fields(line: &str, sep: char) -> (Vec<String>, usize) {
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    split_fields(line, sep, &mut out, &mut errs);
+    (
+        out.iter().map(|f| f.text(sep).into_owned()).collect(),
+        errs.len(),
+    )
+}
+
+fn list(raw: &str, sep: char) -> Result<Vec<(String, bool)>, SyntaxErrorKind> {
+    let mut out = Vec::new();
+    split_list(raw, sep, &mut out).map_err(|e| e.kind)?;
+    Ok(out
+        .into_iter()
+        .map(|e| (e.text.into_owned(), e.marked))
+        .collect())
+}
+
+#[test]
+fn fields_split_on_unescaped_pipes_and_trim() {
+    assert_eq!(
+        fields(" a | b\\|c |", ','),
+        (vec!["a".into(), "b|c".into(), "".into()], 0)
+    );
+    assert_eq!(fields("", ','), (vec!["".into()], 0));
+    assert_eq!(fields("a\\n x", ','), (vec!["a\n x".into()], 0));
+}
+
+#[test]
+fn bad_escapes_are_reported_and_kept_literally() {
+    assert_eq!(
+        fields("a\\qb|c", ','),
+        (vec!["a\\qb".into(), "c".into()], 1)
+    );
+    assert_eq!(fields("a\\", ','), (vec!["a\\".into()], 1));
+    assert_eq!(fields("a\\;", ','), (vec!["a\\;".into()], 1));
+    assert_eq!(fields("a\\;", ';'), (vec!["a;".into()], 0));
+    // `\,` is valid whatever the separator
+    assert_eq!(fields("a\\,", ';'), (vec!["a,".into()], 0));
+}
+
+#[test]
+fn information_separators_are_whitespace() {
+    assert_eq!(trim_raw("\u{1f}a\u{3000}"), "a");
+}
+
+#[test]
+fn escaped_whitespace_separator_survives_trimming() {
+    assert_eq!(trim_raw("a\\\t"), "a\\\t");
+    assert_eq!(trim_raw("a\\\\\t"), "a\\\\");
+    assert_eq!(trim_raw("  a  "), "a");
+}
+
+#[test]
+fn lists_markers_and_quotes() {
+    assert_eq!(list("", ','), Ok(vec![]));
+    assert_eq!(
+        list("a*, b ,c", ','),
+        Ok(vec![
+            ("a".into(), true),
+            ("b".into(), false),
+            ("c".into(), false)
+        ])
+    );
+    assert_eq!(
+        list("a,", ','),
+        Ok(vec![("a".into(), false), ("".into(), false)])
+    );
+    assert_eq!(list("a\\*", ','), Ok(vec![("a*".into(), false)]));
+    assert_eq!(
+        list("\"x, y\"*,z", ','),
+        Ok(vec![("x, y".into(), true), ("z".into(), false)])
+    );
+    assert_eq!(
+        list("\"x*\",z", ','),
+        Ok(vec![("x".into(), true), ("z".into(), false)])
+    );
+    assert_eq!(
+        list("\"x\\*\",z", ','),
+        Ok(vec![("x*".into(), false), ("z".into(), false)])
+    );
+    assert_eq!(
+        list("\"say \"\"hi\"\"\"", ','),
+        Ok(vec![("say \"hi\"".into(), false)])
+    );
+    assert_eq!(list("\"\"", ','), Ok(vec![("".into(), false)]));
+    assert_eq!(
+        list("\\\"a,b", ','),
+        Ok(vec![("\"a".into(), false), ("b".into(), false)])
+    );
+    assert_eq!(list("a\"b", ','), Ok(vec![("a\"b".into(), false)]));
+    assert_eq!(list("\"open", ','), Err(SyntaxErrorKind::UnclosedQuote));
+    assert_eq!(list("\"a\"x,b", ','), Err(SyntaxErrorKind::TextAfterQuote));
+    assert_eq!(
+        list("a;b\\;c", ';'),
+        Ok(vec![("a".into(), false), ("b;c".into(), false)])
+    );
+}
+
+/// The block splitter (64 bytes a step, escapes resolved by the
+/// odd-run rule) against the grammar on long random lines: runs of
+/// backslashes across block edges, dangling and invalid escapes,
+/// non-ASCII text, every separator kind.
+#[test]
+fn the_block_splitter_agrees_with_the_grammar() {
+    // escapes as pairs (valid under some separator), a lone backslash
+    // now and then (dangling or invalid)
+    let tokens = [
+        "a", "|", r"\\", r"\|", r"\,", r"\;", r"\n", r"\*", "\\\t", r"\·", r#"\""#, ",", ";", "*",
+        "\"", "n", " ", "\t", "é", "·", "xyz",
+    ];
+    let mut rng = crate::test_rng(0x5eed_b10c_4a11_0001);
+    let mut fast = 0;
+    for round in 0..20_000 {
+        let len = (rng() % 120) as usize;
+        let mut line: String = (0..len)
+            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
+            .collect();
+        if round % 7 == 0 {
+            let at = (rng() as usize % (line.len() + 1)..=line.len())
+                .find(|&i| line.is_char_boundary(i))
+                .unwrap_or(line.len());
+            line.insert(at, '\\');
+        }
+        for sep in [',', ';', '\t', '·'] {
+            let (mut a, mut b, mut ea, mut eb) = (vec![], vec![], vec![], vec![]);
+            fast += usize::from(split_fields_fast(&line, sep, &mut a));
+            split_fields(&line, sep, &mut a, &mut ea);
+            split_fields_nom(&line, sep, &mut b, &mut eb);
+            assert_eq!((&a, &ea), (&b, &eb), "{line:?} {sep:?}");
+        }
+    }
+    assert!(fast > 3_000, "the block splitter took {fast} lines");
+}
+
+/// The element count from the masks is the element path's, on every
+/// list it takes (no unescaped quote or marker), and it declines the
+/// others.
+#[test]
+fn the_counted_list_is_the_split_list() {
+    let tokens = [
+        "a", ",", ";", r"\,", r"\\", r"\*", r#"\""#, " ", "é", "xyz", "\t",
+    ];
+    let mut rng = crate::test_rng(0xc0a7_1157_0000_0001);
+    let (mut counted, mut declined, mut long) = (0, 0, 0);
+    for _ in 0..20_000 {
+        // up to three blocks; an unescaped marker or quote now and then
+        let len = (rng() % 120) as usize;
+        let raw: String = (0..len)
+            .map(|_| match rng() % 80 {
+                0 => "*",
+                1 => "\"",
+                k => tokens[(k % tokens.len() as u64) as usize],
+            })
+            .collect();
+        for sep in [',', ';', '\t', '·'] {
+            let mut out = vec![];
+            let split = split_list_unread(&raw, sep, &mut out);
+            match count_plain_list(&raw, sep) {
+                Some(n) => {
+                    counted += 1;
+                    long += usize::from(raw.len() > 64);
+                    assert!(split.is_ok(), "{raw:?} {sep:?}");
+                    assert_eq!(n, out.len(), "{raw:?} {sep:?}");
+                    assert!(out.iter().all(|e| !e.marked && !e.quoted), "{raw:?}");
+                }
+                None => declined += 1,
+            }
+        }
+    }
+    assert!(
+        counted > 5_000 && declined > 5_000 && long > 1_000,
+        "{counted} {declined} {long}"
+    );
+}
+
+/// Quoted elements found on the block masks (`find_close`) read as the
+/// grammar reads them: texts, markers, errors; and the unread split
+/// (validation) has the grammar's count, markers and errors.
+#[test]
+fn quoted_lists_on_the_masks_read_as_the_grammar() {
+    // inside quotes: doubled quotes, escapes (an invalid one rarely),
+    // markers, long runs that carry the close into a later block
+    let inside = [
+        "\"\"",
+        r#"\""#,
+        "*",
+        ",",
+        ";",
+        r"\\",
+        r"\,",
+        r"\*",
+        r"\n",
+        " ",
+        "a",
+        "é",
+        "·",
+        "xyz",
+        "wwwwwwwwwwwwwwwwwwwwwwww",
+    ];
+    let outside = ["a", " ", "*", r"\,", "é", "\""];
+    let mut rng = crate::test_rng(0x0b10_c0de_0000_0001);
+    let mut quoted = 0;
+    for _ in 0..30_000 {
+        let mut raw = String::new();
+        for e in 0..(rng() % 4) {
+            if e > 0 {
+                raw.push(if rng() % 8 == 0 { ';' } else { ',' });
+            }
+            if rng() % 3 == 0 {
+                for _ in 0..(rng() % 4) {
+                    raw.push_str(outside[(rng() % outside.len() as u64) as usize]);
+                }
+                continue;
+            }
+            raw.push_str(if rng() % 4 == 0 { " \"" } else { "\"" });
+            for _ in 0..(rng() % 12) {
+                raw.push_str(inside[(rng() % inside.len() as u64) as usize]);
+            }
+            match rng() % 40 {
+                0 => raw.push_str(r"\q"),
+                1 => raw.push('\\'),
+                _ => {}
+            }
+            if rng() % 20 != 0 {
+                raw.push('"');
+            }
+            raw.push_str(["", "*", " *", " ", "x"][(rng() % 5) as usize]);
+        }
+        for sep in [',', ';', '·'] {
+            let (mut fast, mut nom, mut unread) = (vec![], vec![], vec![]);
+            let got = split_list(&raw, sep, &mut fast);
+            let want = split_list_nom(&raw, sep, &mut nom);
+            assert_eq!(got, want, "{raw:?} {sep:?}");
+            let un = split_list_unread(&raw, sep, &mut unread);
+            assert_eq!(un, want, "unread {raw:?} {sep:?}");
+            if want.is_ok() {
+                assert_eq!(fast, nom, "{raw:?} {sep:?}");
+                let shape =
+                    |v: &[Element]| v.iter().map(|e| (e.marked, e.quoted)).collect::<Vec<_>>();
+                assert_eq!(shape(&unread), shape(&nom), "unread {raw:?} {sep:?}");
+                quoted += nom.iter().filter(|e| e.quoted).count();
+            }
+        }
+    }
+    assert!(quoted > 10_000, "{quoted} quoted elements read");
+}
+
+#[test]
+fn fast_paths_agree_with_the_grammar() {
+    let lines = [
+        r#""a\nb","c""d"*,"e\*",x\,y*"#,
+        r#""x\|y" , "*" ,"" ,"a*"*"#,
+        r#""bad\q",b"#,
+        r#""dangling\"#,
+        r#""open,b"#,
+        r"a\\|b\|c| d \\\	|",
+        r"é\·x·\,",
+    ];
+    for line in lines {
+        for sep in [',', ';', '\t', '·'] {
+            let (mut a, mut b, mut ea, mut eb) = (vec![], vec![], vec![], vec![]);
+            split_fields(line, sep, &mut a, &mut ea);
+            split_fields_nom(line, sep, &mut b, &mut eb);
+            assert_eq!((&a, &ea), (&b, &eb), "{line:?} {sep:?}");
+            let (mut x, mut y) = (vec![], vec![]);
+            let got = split_list(line, sep, &mut x);
+            let want = split_list_nom(line, sep, &mut y);
+            assert_eq!(got, want, "{line:?} {sep:?}");
+            if want.is_ok() {
+                assert_eq!(x, y, "{line:?} {sep:?}");
+            }
+        }
+    }
+    let mut out = vec![];
+    split_list(r#""a\nb"x"#, ',', &mut out).unwrap_err();
+    split_list(r#""a\nb""c"*"#, ',', &mut out).unwrap();
+    assert_eq!(out[0].text, "a\nb\"c");
+    assert!(out[0].marked);
+}
+
+#[test]
+fn entries_split_at_first_unescaped_equals() {
+    assert_eq!(split_entry(" k = a=b "), Some(("k", "a=b")));
+    assert_eq!(split_entry("k\\=v"), None);
+    assert_eq!(split_entry("noeq"), None);
+}
