@@ -2,6 +2,7 @@
 //! document-level checks.
 
 use super::*;
+use crate::plan::Plan;
 
 /// The document-level checks once every line is read: E01 without a header
 /// line, E04 when a known `n` differs from the number of record lines.
@@ -70,6 +71,13 @@ pub struct Engine<'c> {
     /// the first error of a line that looks like a Markdown fence or prose
     /// ([`super::end_note`]).
     pub(super) last_short: Option<(usize, String)>,
+    /// The contract compiled (ADR 0031): what every consumer's walk reads
+    /// by index.
+    pub(super) plan: Plan<'c>,
+    /// The header's value of each count key of the plan, by slot, once the
+    /// header is read; `None` while it is not, or when one is not a plain
+    /// `u64` (a walk then leaves the arity to [`super::check_arity`]).
+    pub(super) counts: Option<Box<[u64]>>,
 }
 
 impl<'c> Engine<'c> {
@@ -84,7 +92,20 @@ impl<'c> Engine<'c> {
             record_lines: 0,
             last_line_cut: false,
             last_short: None,
+            plan: Plan::compile(contract),
+            counts: None,
         }
+    }
+
+    /// The contract compiled: its field steps (ADR 0031).
+    pub(crate) fn plan(&self) -> &Plan<'c> {
+        &self.plan
+    }
+
+    /// The header's count keys by plan slot (see [`Engine::check_line`]):
+    /// `None` before the header, or when one is not a plain `u64`.
+    pub(crate) fn slot_counts(&self) -> Option<&[u64]> {
+        self.counts.as_deref()
     }
 
     /// The contract.
@@ -99,6 +120,18 @@ impl<'c> Engine<'c> {
         let Some(header) = &self.header else {
             let header = check_header(line, self.contract, &mut self.errors);
             self.uniques.reserve(self.contract, header.n.unwrap_or(0));
+            self.counts = self
+                .plan
+                .count_keys
+                .iter()
+                .map(|key| {
+                    header
+                        .counts
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .and_then(|(_, v)| *v)
+                })
+                .collect();
             self.header = Some(header);
             return Checked::Header;
         };

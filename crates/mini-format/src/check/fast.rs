@@ -14,217 +14,308 @@
 
 use super::record::arity_allows;
 use super::*;
-use crate::plan::{Plan, StepKind};
+use crate::plan::{Plan, Step, StepKind};
 
-/// Validation of one document: the engine, the plan, and the walk's
-/// reused buffers.
-pub(crate) struct Validator<'c, 'a> {
-    engine: Engine<'c>,
-    plan: Plan<'c>,
-    scratch: Scratch<'a>,
-    fields: Vec<RawField<'a>>,
-    elements: Vec<Element<'a>>,
+/// What the walk hands on of a line, step by step, to its consumer: the
+/// canonical-value builder takes every value; `mini::check` takes none
+/// (`()`: verdicts only). Values are handed as the walk types them, before
+/// it knows the whole line is valid: a consumer keeps them only when
+/// [`Walk::line`] accepts the line.
+pub(crate) trait Sink<'a> {
+    /// Whether the consumer takes values. When false, the walk may give a
+    /// verdict without typing a value (a `str` list counted from the block
+    /// masks, a float read as a double, a `str` left escaped).
+    const VALUES: bool;
+    /// Step `i` has no value in the line (an empty optional field, an
+    /// absent extension): its default.
+    fn absent(&mut self, _i: usize, _step: &Step<'_>) {}
+    /// The typed value of scalar step `i`.
+    fn scalar(&mut self, _i: usize, _atom: Atom<'a>) {}
+    /// List step `i` has `len` elements (its arity kept): they follow.
+    fn begin_list(&mut self, _i: usize, _len: usize) {}
+    /// The next element of the list being walked.
+    fn element(&mut self, _atom: Atom<'a>, _marked: bool) {}
+    /// The end of list step `i` (its elements and markers kept the rules).
+    fn end_list(&mut self, _i: usize, _step: &Step<'_>) {}
+    /// The next component of the tuple being walked (`None`: empty and
+    /// optional).
+    fn component(&mut self, _atom: Option<Atom<'a>>) {}
+    /// The end of tuple step `i`.
+    fn end_tuple(&mut self, _i: usize) {}
+}
+
+/// Verdicts only.
+impl Sink<'_> for () {
+    const VALUES: bool = false;
+}
+
+/// The compiled walk of a document's record lines, shared by
+/// `mini::check` ([`Validator`]) and the canonical-value builder
+/// (`value::Builder`). The plan and the header's count keys by slot are the
+/// engine's ([`Engine::plan`], [`Engine::slot_counts`]); the walk holds the
+/// unique keys of the line being walked. The line's fields and list
+/// elements go in the caller's [`Scratch`] (which has the line's lifetime).
+#[derive(Debug)]
+pub(crate) struct Walk {
     /// The unique key of each unique slot for the line being walked.
     keys: Vec<String>,
-    /// The header's count keys, one per plan slot (once the header is read).
-    counts: Box<[u64]>,
-    /// Whether the walk runs: false before the header, and for a document
-    /// whose count keys are not all plain `u64`s or whose unique fields are
-    /// not all scalars (the engine then reads every line).
-    fast: bool,
     /// Record lines the walk accepted (for the tests).
-    walked: usize,
+    pub(crate) walked: usize,
+}
+
+impl Walk {
+    /// The walk of the records `engine` checks.
+    pub(crate) fn new(engine: &Engine<'_>) -> Self {
+        Walk {
+            keys: vec![String::new(); engine.plan.uniques.len()],
+            walked: 0,
+        }
+    }
+
+    /// Walks one record line, handing its values to `sink`: true when the
+    /// line keeps every rule and its unique keys were claimed; `engine`
+    /// then counts it as a valid record (it has not read it). False: the
+    /// caller hands the line to the engine (`Engine::check_line`), which
+    /// reads it again and reports what it breaks (and reads the header);
+    /// what `sink` was handed is to be dropped. The walk does not run
+    /// before the header, nor for a document whose count keys are not all
+    /// plain `u64`s or whose unique fields are not all scalars.
+    pub(crate) fn line<'a, S: Sink<'a>>(
+        &mut self,
+        engine: &mut Engine<'_>,
+        line: Line<'a>,
+        scratch: &mut Scratch<'a>,
+        sink: &mut S,
+    ) -> bool {
+        let plan = &engine.plan;
+        let Some(counts) = engine.counts.as_deref() else {
+            return false;
+        };
+        if engine.header.is_none()
+            || !plan.scalar_uniques
+            || !steps(&mut self.keys, plan, counts, line, scratch, sink)
+        {
+            return false;
+        }
+        if !plan.uniques.is_empty() {
+            // one probe per unique key (a clash: the engine reports it)
+            let (uniques, keys, fields) = (&plan.uniques, &self.keys, &scratch.fields);
+            let claims = uniques
+                .iter()
+                .zip(keys)
+                .filter(|(&f, _)| fields.get(f).is_some_and(|r| !r.is_empty()))
+                .map(|(&f, k)| (f, k.as_str()));
+            if !engine.uniques.claim_all(claims) {
+                return false;
+            }
+        }
+        engine.accepted();
+        self.walked += 1;
+        true
+    }
+}
+
+/// The steps of one line: true when every field keeps its rules; the
+/// unique keys in `keys`, by slot.
+fn steps<'a, S: Sink<'a>>(
+    keys: &mut [String],
+    plan: &Plan<'_>,
+    counts: &[u64],
+    line: Line<'a>,
+    scratch: &mut Scratch<'a>,
+    sink: &mut S,
+) -> bool {
+    let sep = plan.sep;
+    let fields = &mut scratch.fields;
+    let elements = &mut scratch.pools.elements;
+    if !syntax::split_fields_fast(line.text, sep, fields) {
+        return false;
+    }
+    let nf = fields.len();
+    if nf < plan.core || nf > plan.steps.len() {
+        return false;
+    }
+    for (i, step) in plan.steps.iter().enumerate() {
+        let Some(raw) = fields.get(i) else {
+            // an absent extension: its default
+            sink.absent(i, step);
+            continue;
+        };
+        if raw.is_empty() {
+            if step.optional {
+                if let Some(u) = step.unique {
+                    keys[usize::from(u)].clear();
+                }
+                sink.absent(i, step);
+                continue;
+            }
+            if !matches!(step.kind, StepKind::List { .. }) {
+                return false;
+            }
+        }
+        let ok = match step.kind {
+            StepKind::Str(_) => {
+                // a str value is its text: nothing to check, nothing to
+                // decode unless it is kept or is a unique key
+                if step.unique.is_some() || S::VALUES {
+                    let text = raw.text(sep);
+                    if let Some(u) = step.unique {
+                        let key = &mut keys[usize::from(u)];
+                        key.clear();
+                        key.push('s');
+                        key.push_str(&text);
+                    }
+                    sink.scalar(i, Atom::Str(text));
+                }
+                true
+            }
+            StepKind::Scalar(s) => match step.unique {
+                None if !S::VALUES && s.ty == ScalarType::Float => {
+                    check_float(raw.text(sep), s, true).is_ok()
+                }
+                None if !S::VALUES => check_atom(raw.text(sep), s, true).is_ok(),
+                unique => match check_atom(raw.text(sep), s, true) {
+                    Ok(a) => {
+                        if let Some(u) = unique {
+                            let key = &mut keys[usize::from(u)];
+                            key.clear();
+                            a.unique_key(key);
+                        }
+                        sink.scalar(i, a);
+                        true
+                    }
+                    Err(_) => false,
+                },
+            },
+            StepKind::List {
+                item,
+                arity,
+                count,
+                marker,
+            } => {
+                let text_items = item.ty == ScalarType::Str;
+                if text_items && !S::VALUES {
+                    // elements not read: counted from the masks when
+                    // no element is quoted or marked
+                    if let Some(n) = syntax::count_plain_list(raw.raw, sep) {
+                        let count = count.map(|c| counts[usize::from(c)]);
+                        if !arity_allows(n, arity, count) {
+                            return false;
+                        }
+                        if !marker.is_none_or(|rule| rule.allows(0)) {
+                            return false;
+                        }
+                        continue;
+                    }
+                }
+                let split = if text_items && !S::VALUES {
+                    syntax::split_list_unread
+                } else {
+                    syntax::split_list
+                };
+                if split(raw.raw, sep, elements).is_err() {
+                    return false;
+                }
+                let count = count.map(|c| counts[usize::from(c)]);
+                if !arity_allows(elements.len(), arity, count) {
+                    return false;
+                }
+                sink.begin_list(i, elements.len());
+                let mut marked = 0;
+                for e in elements.drain(..) {
+                    marked += usize::from(e.marked);
+                    if text_items {
+                        if S::VALUES {
+                            sink.element(Atom::Str(e.text), e.marked);
+                        }
+                    } else if e.text.is_empty() {
+                        return false;
+                    } else {
+                        match check_atom(e.text, item, false) {
+                            Ok(a) => sink.element(a, e.marked),
+                            Err(_) => return false,
+                        }
+                    }
+                }
+                let kept = match marker {
+                    Some(rule) => rule.allows(marked),
+                    None => marked == 0,
+                };
+                if kept {
+                    sink.end_list(i, step);
+                }
+                kept
+            }
+            StepKind::Tuple(comps) => {
+                if syntax::split_list(raw.raw, sep, elements).is_err()
+                    || elements.len() != comps.len()
+                {
+                    return false;
+                }
+                let kept = comps.iter().zip(elements.drain(..)).all(|(c, e)| {
+                    if e.marked {
+                        return false;
+                    }
+                    if e.text.is_empty() {
+                        sink.component(None);
+                        return c.optional;
+                    }
+                    if !S::VALUES && c.scalar.ty == ScalarType::Float {
+                        return check_float(e.text, &c.scalar, true).is_ok();
+                    }
+                    match check_atom(e.text, &c.scalar, true) {
+                        Ok(a) => {
+                            sink.component(Some(a));
+                            true
+                        }
+                        Err(_) => false,
+                    }
+                });
+                if kept {
+                    sink.end_tuple(i);
+                }
+                kept
+            }
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Validation of one document: the engine, the walk, and the reused
+/// buffers.
+pub(crate) struct Validator<'c, 'a> {
+    engine: Engine<'c>,
+    walk: Walk,
+    scratch: Scratch<'a>,
 }
 
 impl<'c, 'a> Validator<'c, 'a> {
     pub(crate) fn new(contract: &'c Contract) -> Self {
-        let plan = Plan::compile(contract);
+        let engine = Engine::new(contract);
         Validator {
-            engine: Engine::new(contract),
-            keys: vec![String::new(); plan.uniques.len()],
-            plan,
+            walk: Walk::new(&engine),
+            engine,
             scratch: Scratch::check_only(),
-            fields: Vec::new(),
-            elements: Vec::new(),
-            counts: Box::new([]),
-            fast: false,
-            walked: 0,
         }
     }
 
     /// Checks one significant line.
     pub(crate) fn line(&mut self, line: Line<'a>) {
-        if self.fast && self.walk(line) {
-            self.engine.accepted();
-            self.walked += 1;
+        if self
+            .walk
+            .line(&mut self.engine, line, &mut self.scratch, &mut ())
+        {
             return;
         }
-        if self.engine.check_line(line, &mut self.scratch) == Checked::Header {
-            self.resolve();
-        }
+        self.engine.check_line(line, &mut self.scratch);
     }
 
     /// Every error of the document (the document-level one last).
     pub(crate) fn finish(self) -> Vec<Diagnostic> {
         self.engine.finish().errors
-    }
-
-    /// The header facts the walk reads by slot.
-    fn resolve(&mut self) {
-        let Some(header) = self.engine.header() else {
-            return;
-        };
-        let counts: Option<Box<[u64]>> = self
-            .plan
-            .count_keys
-            .iter()
-            .map(|key| {
-                header
-                    .counts
-                    .iter()
-                    .find(|(k, _)| k == key)
-                    .and_then(|(_, v)| *v)
-            })
-            .collect();
-        self.fast = self.plan.scalar_uniques && counts.is_some();
-        self.counts = counts.unwrap_or_default();
-    }
-
-    /// The walk of one record line: true when the line keeps every rule
-    /// and its unique keys were claimed (the engine has not seen it).
-    fn walk(&mut self, line: Line<'a>) -> bool {
-        let plan = &self.plan;
-        let sep = plan.sep;
-        if !syntax::split_fields_fast(line.text, sep, &mut self.fields) {
-            return false;
-        }
-        let nf = self.fields.len();
-        if nf < plan.core || nf > plan.steps.len() {
-            return false;
-        }
-        for (i, step) in plan.steps.iter().enumerate() {
-            let Some(raw) = self.fields.get(i) else {
-                // an absent extension: its default
-                continue;
-            };
-            if raw.is_empty() {
-                if step.optional {
-                    if let Some(u) = step.unique {
-                        self.keys[usize::from(u)].clear();
-                    }
-                    continue;
-                }
-                if !matches!(step.kind, StepKind::List { .. }) {
-                    return false;
-                }
-            }
-            let ok = match step.kind {
-                StepKind::Str(_) => {
-                    if let Some(u) = step.unique {
-                        let key = &mut self.keys[usize::from(u)];
-                        key.clear();
-                        key.push('s');
-                        key.push_str(&raw.text(sep));
-                    }
-                    true
-                }
-                StepKind::Scalar(s) => match step.unique {
-                    None if s.ty == ScalarType::Float => {
-                        check_float(raw.text(sep), s, true).is_ok()
-                    }
-                    None => check_atom(raw.text(sep), s, true).is_ok(),
-                    Some(u) => match check_atom(raw.text(sep), s, true) {
-                        Ok(a) => {
-                            let key = &mut self.keys[usize::from(u)];
-                            key.clear();
-                            a.unique_key(key);
-                            true
-                        }
-                        Err(_) => false,
-                    },
-                },
-                StepKind::List {
-                    item,
-                    arity,
-                    count,
-                    marker,
-                } => {
-                    if item.ty == ScalarType::Str {
-                        // elements not read: counted from the masks when
-                        // no element is quoted or marked
-                        if let Some(n) = syntax::count_plain_list(raw.raw, sep) {
-                            let count = count.map(|c| self.counts[usize::from(c)]);
-                            if !arity_allows(n, arity, count) {
-                                return false;
-                            }
-                            if !marker.is_none_or(|rule| rule.allows(0)) {
-                                return false;
-                            }
-                            continue;
-                        }
-                    }
-                    let split = if item.ty == ScalarType::Str {
-                        syntax::split_list_unread
-                    } else {
-                        syntax::split_list
-                    };
-                    if split(raw.raw, sep, &mut self.elements).is_err() {
-                        return false;
-                    }
-                    let count = count.map(|c| self.counts[usize::from(c)]);
-                    if !arity_allows(self.elements.len(), arity, count) {
-                        return false;
-                    }
-                    let mut marked = 0;
-                    for e in self.elements.drain(..) {
-                        marked += usize::from(e.marked);
-                        if item.ty != ScalarType::Str
-                            && (e.text.is_empty() || check_atom(e.text, item, false).is_err())
-                        {
-                            return false;
-                        }
-                    }
-                    match marker {
-                        Some(rule) => rule.allows(marked),
-                        None => marked == 0,
-                    }
-                }
-                StepKind::Tuple(comps) => {
-                    if syntax::split_list(raw.raw, sep, &mut self.elements).is_err()
-                        || self.elements.len() != comps.len()
-                    {
-                        return false;
-                    }
-                    comps.iter().zip(self.elements.drain(..)).all(|(c, e)| {
-                        if e.marked {
-                            return false;
-                        }
-                        if e.text.is_empty() {
-                            return c.optional;
-                        }
-                        if c.scalar.ty == ScalarType::Float {
-                            check_float(e.text, &c.scalar, true).is_ok()
-                        } else {
-                            check_atom(e.text, &c.scalar, true).is_ok()
-                        }
-                    })
-                }
-            };
-            if !ok {
-                return false;
-            }
-        }
-        if plan.uniques.is_empty() {
-            return true;
-        }
-        // one probe per unique key (a clash: the engine reports it)
-        let (uniques, keys, fields) = (&plan.uniques, &self.keys, &self.fields);
-        let claims = uniques
-            .iter()
-            .zip(keys)
-            .filter(|(&f, _)| fields.get(f).is_some_and(|r| !r.is_empty()))
-            .map(|(&f, k)| (f, k.as_str()));
-        self.engine.uniques.claim_all(claims)
     }
 }
 
@@ -244,7 +335,7 @@ mod tests {
         for line in crate::read::lines(text) {
             v.line(line);
         }
-        let walked = v.walked;
+        let walked = v.walk.walked;
         assert_eq!(v.finish(), want, "{text}");
         walked
     }

@@ -20,13 +20,13 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 pub use engine::{document_errors, Checked, Engine, Finished};
-pub(crate) use fast::Validator;
+pub(crate) use fast::{Sink, Validator, Walk};
 pub use header::check_header;
 pub use hint::{
     end_note, header_hint, looks_like_fence, looks_like_prose, without_end_note, EXTRACT_REMEDY,
     TRUNCATION_NOTE,
 };
-pub(crate) use record::{check_arity, check_field, check_marker};
+pub(crate) use record::{arity_allows, check_arity, check_field, check_marker};
 pub use record::{check_record, check_record_into, RecordOutcome};
 pub(crate) use scalar::check_small_int;
 pub use scalar::{bound_text, check_atom, check_float, Atom, Violation};

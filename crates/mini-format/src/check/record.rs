@@ -110,7 +110,7 @@ pub(crate) fn check_arity(n: usize, arity: &Arity, header: &HeaderInfo) -> Resul
 /// keeps it. [`check_arity`] builds the message when it does not; the
 /// plan's walk (`super::fast`) calls this with the count key's slot.
 #[inline]
-pub(super) fn arity_allows(n: usize, arity: &Arity, count: Option<u64>) -> bool {
+pub(crate) fn arity_allows(n: usize, arity: &Arity, count: Option<u64>) -> bool {
     let n64 = n as u64;
     arity.min.is_none_or(|m| n64 >= m)
         && arity.max.is_none_or(|m| n64 <= m)

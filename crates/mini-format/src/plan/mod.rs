@@ -24,10 +24,14 @@ pub(crate) struct Step<'c> {
     pub(crate) extension: bool,
     /// The field's slot among the plan's unique fields, if it is `unique`.
     pub(crate) unique: Option<u16>,
+    /// The field's name (diagnostics name a field by it).
+    pub(crate) name: &'c str,
     /// The field's canonical key (a marked list's items key).
     pub(crate) key: &'c str,
     /// A marked list's selection key.
     pub(crate) selected_key: Option<&'c str>,
+    /// The contract's default for an absent value (`None`: null).
+    pub(crate) default: Option<&'c serde_json::Value>,
 }
 
 /// The shape of a step, with the contract's rules it needs.
@@ -62,6 +66,9 @@ pub(crate) struct Plan<'c> {
     pub(crate) core: usize,
     /// The list separator.
     pub(crate) sep: char,
+    /// The contract's version (a document of a later one may have more
+    /// fields).
+    pub(crate) version: u64,
     /// The field index of each unique slot.
     pub(crate) uniques: Box<[usize]>,
     /// The header keys used as count keys, one per slot.
@@ -132,11 +139,13 @@ impl<'c> Plan<'c> {
                 };
                 Step {
                     kind,
+                    name: f.name.as_str(),
                     optional: f.optional,
                     extension: f.extension,
                     unique,
                     key,
                     selected_key,
+                    default: f.default.as_ref(),
                 }
             })
             .collect();
@@ -144,6 +153,7 @@ impl<'c> Plan<'c> {
             steps,
             core: contract.core().len(),
             sep: contract.separator(),
+            version: contract.version(),
             uniques: uniques.into_boxed_slice(),
             count_keys: count_keys.into_boxed_slice(),
             scalar_uniques,

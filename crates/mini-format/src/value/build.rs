@@ -4,9 +4,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::{Atom, FieldValue, HeaderInfo, HeaderValue, Selection};
+use crate::check::{check_marker, Atom, FieldValue, HeaderInfo, HeaderValue, Selection, Sink};
 use crate::contract::{Component, Contract, Kind};
 use crate::number;
+use crate::plan::{Step, StepKind};
 
 /// The canonical header object: the entries in the engine's order, typed
 /// keys as JSON values (tuples as objects of the contract's components),
@@ -202,6 +203,87 @@ impl RecordTemplate {
                 }
                 (kind, v, _) => put(field_json(v, kind, f.default.as_ref())),
             }
+        }
+        m
+    }
+}
+
+/// The canonical record of a line, built as the compiled walk
+/// (`check::Walk`) hands its values, step by step: each value goes
+/// straight to JSON, in the template's slot order, with no typed record in
+/// between (ADR 0034). The values are kept only when the walk accepts the
+/// line ([`RecordTemplate::fill`]); otherwise the caller drops them.
+pub(crate) struct RecordSink<'b> {
+    pub(crate) template: &'b RecordTemplate,
+    /// The record's values, one per template slot, in order.
+    pub(crate) values: &'b mut Vec<Value>,
+    /// The list being walked, its marked elements, the tuple being walked
+    /// (reused across lines).
+    pub(crate) items: Vec<Value>,
+    pub(crate) marked: &'b mut Vec<usize>,
+    pub(crate) parts: &'b mut Vec<Value>,
+}
+
+impl<'a> Sink<'a> for RecordSink<'_> {
+    const VALUES: bool = true;
+
+    fn absent(&mut self, _i: usize, step: &Step<'_>) {
+        self.values
+            .push(step.default.cloned().unwrap_or(Value::Null));
+        if step.selected_key.is_some() {
+            self.values.push(Value::Null);
+        }
+    }
+
+    fn scalar(&mut self, _i: usize, atom: Atom<'a>) {
+        self.values.push(atom_to_json(atom));
+    }
+
+    fn begin_list(&mut self, _i: usize, len: usize) {
+        self.items = Vec::with_capacity(len);
+        self.marked.clear();
+    }
+
+    fn element(&mut self, atom: Atom<'a>, marked: bool) {
+        if marked {
+            self.marked.push(self.items.len());
+        }
+        self.items.push(atom_to_json(atom));
+    }
+
+    fn end_list(&mut self, _i: usize, step: &Step<'_>) {
+        self.values
+            .push(Value::Array(std::mem::take(&mut self.items)));
+        if let StepKind::List {
+            marker: Some(rule), ..
+        } = step.kind
+        {
+            // the walk kept the rule: the selection is the engine's
+            let sel = check_marker(rule, self.marked).map_or(Value::Null, |s| selection_json(&s));
+            self.values.push(sel);
+        }
+    }
+
+    fn component(&mut self, atom: Option<Atom<'a>>) {
+        self.parts.push(atom.map_or(Value::Null, atom_to_json));
+    }
+
+    fn end_tuple(&mut self, i: usize) {
+        let mut m = self.template.tuples[i].clone().unwrap_or_default();
+        for (slot, v) in m.values_mut().zip(self.parts.drain(..)) {
+            *slot = v;
+        }
+        self.values.push(Value::Object(m));
+    }
+}
+
+impl RecordTemplate {
+    /// The record object of the values a [`RecordSink`] built, moved in
+    /// (the emptied vector stays for reuse).
+    pub(crate) fn fill(&self, values: &mut Vec<Value>) -> Map<String, Value> {
+        let mut m = self.keys.clone();
+        for (slot, v) in m.values_mut().zip(values.drain(..)) {
+            *slot = v;
         }
         m
     }

@@ -10,12 +10,12 @@ use serde_json::{Map, Value};
 
 pub use compare::equivalent;
 
-use crate::check::{Checked, Engine, HeaderInfo, Scratch};
+use crate::check::{Checked, Engine, HeaderInfo, Scratch, Walk};
 use crate::contract::Contract;
 use crate::error::{Diagnostic, Error, Result};
 use crate::read::{Limits, StrLines};
 use crate::syntax::{self, Line};
-use build::RecordTemplate;
+use build::{RecordSink, RecordTemplate};
 
 /// One valid record and where it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -247,19 +247,33 @@ pub(crate) enum Fed {
 #[derive(Debug)]
 pub(crate) struct Builder<'c> {
     engine: Engine<'c>,
-    /// Made on the first valid record.
+    /// The compiled walk of the record lines (ADR 0031, 0034): a line it
+    /// accepts is built from its values as it walks; any other line goes
+    /// to the engine.
+    walk: Walk,
+    /// Made with the header.
     template: Option<RecordTemplate>,
     header_map: Map<String, Value>,
     records: Vec<Record>,
+    /// The walk's reused buffers: a record's values, marked indices, a
+    /// tuple's components.
+    values: Vec<Value>,
+    marked: Vec<usize>,
+    parts: Vec<Value>,
 }
 
 impl<'c> Builder<'c> {
     pub(crate) fn new(contract: &'c Contract) -> Self {
+        let engine = Engine::new(contract);
         Builder {
-            engine: Engine::new(contract),
+            walk: Walk::new(&engine),
+            engine,
             template: None,
             header_map: Map::new(),
             records: Vec::new(),
+            values: Vec::new(),
+            marked: Vec::new(),
+            parts: Vec::new(),
         }
     }
 
@@ -267,10 +281,29 @@ impl<'c> Builder<'c> {
     /// is a record line, checked, and returned when valid (the caller keeps
     /// it with [`Builder::keep`] or not).
     pub(crate) fn line<'a>(&mut self, line: Line<'a>, scratch: &mut Scratch<'a>) -> Fed {
+        if let Some(template) = &self.template {
+            let mut sink = RecordSink {
+                template,
+                values: &mut self.values,
+                items: Vec::new(),
+                marked: &mut self.marked,
+                parts: &mut self.parts,
+            };
+            if self.walk.line(&mut self.engine, line, scratch, &mut sink) {
+                return Fed::Valid(Record {
+                    line: line.number,
+                    index: self.engine.record_lines() - 1,
+                    value: template.fill(&mut self.values),
+                });
+            }
+            self.values.clear();
+            self.parts.clear();
+        }
         match self.engine.check_line(line, scratch) {
             Checked::Header => {
                 if let Some(h) = self.engine.header() {
                     self.header_map = build::header_json(h, self.engine.contract());
+                    self.template = Some(RecordTemplate::new(self.engine.contract()));
                 }
                 Fed::Header
             }
@@ -489,3 +522,6 @@ pub fn parse_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Do
 pub fn parse_lenient_with(text: &str, contract: &Contract, limits: &Limits) -> Result<Document> {
     parse_lenient_with_limits(text, contract, limits)
 }
+
+#[cfg(test)]
+mod walk_tests;
