@@ -17,6 +17,8 @@ impl<'de, 'c> IntoDeserializer<'de, Error> for AtomDe<'de, 'c> {
 }
 
 impl AtomDe<'_, '_> {
+    #[cold]
+    #[inline(never)]
     fn out_of_range(&self, text: &str, ty: &str) -> Error {
         let c = &self.ctx;
         let base = if c.in_header {

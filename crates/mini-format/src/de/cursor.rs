@@ -23,6 +23,7 @@ use super::*;
 
 use crate::check::{check_field, relife, unique_key};
 use crate::contract::MarkerRule;
+use crate::plan::{Plan, Step};
 use crate::syntax::{self, Element, RawField};
 
 /// The records of the document: a sequence read line by line.
@@ -80,10 +81,13 @@ pub(crate) fn read_record<'de, T: DeserializeSeed<'de>>(
     let Some(header) = engine.header() else {
         return Err(Error::message("a record line before the header"));
     };
-    let result = if cursor.start(line.text, contract, header) {
+    let plan = engine.plan();
+    let result = if cursor.start(line.text, plan, header) {
         let rec = Line {
             contract,
             header,
+            plan,
+            counts: engine.slot_counts(),
             cur: &mut *cursor,
             line: line.number,
             index,
@@ -98,7 +102,7 @@ pub(crate) fn read_record<'de, T: DeserializeSeed<'de>>(
     };
     let refused = match result {
         Ok(v) => {
-            if cursor.finish(contract, header) && engine.accept_record(cursor.unique_keys()) {
+            if cursor.finish(contract, plan, header) && engine.accept_record(cursor.unique_keys()) {
                 return Ok(v);
             }
             Error::stopped()
@@ -142,9 +146,6 @@ pub(crate) struct Cursor<'de> {
     /// The reading hint of the type being read, when the contract is its
     /// own (ADR 0032); none otherwise.
     pub(crate) hint: crate::contract::ReadHint,
-    /// The contract last read (its address) and its number of unique
-    /// fields.
-    pub(super) unique_count: Option<(usize, usize)>,
     /// Engine buffers for the check-only pass.
     pub(super) check: Scratch<'de>,
 }
@@ -164,7 +165,6 @@ impl<'de> Cursor<'de> {
             parts: relife(self.parts),
             failed: false,
             names_match: self.names_match,
-            unique_count: self.unique_count,
             hint: self.hint,
             check: self.check.recycle(),
         }
@@ -173,44 +173,36 @@ impl<'de> Cursor<'de> {
     /// Cuts `line` into fields and checks the rules that need only the cut:
     /// escapes (E09) and the field count (E05). False when the line breaks
     /// one of them.
-    pub(super) fn start(
-        &mut self,
-        text: &'de str,
-        contract: &Contract,
-        header: &HeaderInfo,
-    ) -> bool {
+    pub(super) fn start(&mut self, text: &'de str, plan: &Plan<'_>, header: &HeaderInfo) -> bool {
         self.failed = false;
         self.keys.clear();
         self.key_ends.clear();
         self.selection = None;
         self.seen.clear();
-        self.seen.resize(contract.fields().len(), false);
-        if !syntax::split_fields_fast(text, contract.separator(), &mut self.fields) {
+        self.seen.resize(plan.steps.len(), false);
+        if !syntax::split_fields_fast(text, plan.sep, &mut self.fields) {
             return false;
         }
         let n = self.fields.len();
-        n >= contract.core().len()
-            && (n <= contract.fields().len() || header.version > contract.version())
+        n >= plan.core && (n <= plan.steps.len() || header.version > plan.version)
     }
 
     /// After serde: checks the fields it was not handed, and records the
     /// unique keys of those that need one. False when a rule is broken.
-    pub(super) fn finish(&mut self, contract: &Contract, header: &HeaderInfo) -> bool {
+    pub(super) fn finish(
+        &mut self,
+        contract: &Contract,
+        plan: &Plan<'_>,
+        header: &HeaderInfo,
+    ) -> bool {
         if self.failed {
             return false;
         }
         // the common case: serde was handed every value of the line, and
         // every unique field gave its key
-        let id = contract as *const Contract as usize;
-        let uniques = match self.unique_count {
-            Some((at, n)) if at == id => n,
-            _ => {
-                let n = contract.fields().iter().filter(|f| f.unique).count();
-                self.unique_count = Some((id, n));
-                n
-            }
-        };
-        if self.key_ends.len() == uniques && self.seen.iter().take(self.fields.len()).all(|&s| s) {
+        if self.key_ends.len() == plan.uniques.len()
+            && self.seen.iter().take(self.fields.len()).all(|&s| s)
+        {
             return true;
         }
         for (i, f) in contract.fields().iter().enumerate() {
@@ -260,6 +252,11 @@ impl<'de> Cursor<'de> {
 pub(super) struct Line<'a, 'de, 'c> {
     pub(super) contract: &'c Contract,
     pub(super) header: &'a HeaderInfo,
+    /// The contract compiled: each value's rules by field index.
+    pub(super) plan: &'a Plan<'c>,
+    /// The header's count keys by plan slot (`None`: one is not a plain
+    /// `u64`, and the arity rule reads the header).
+    pub(super) counts: Option<&'a [u64]>,
     pub(super) cur: &'a mut Cursor<'de>,
     pub(super) line: usize,
     pub(super) index: usize,
@@ -270,12 +267,18 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
         &self.contract.fields()[i]
     }
 
+    /// Field `i`'s step of the plan.
+    #[inline(always)]
+    pub(super) fn step(&self, i: usize) -> &Step<'c> {
+        &self.plan.steps[i]
+    }
+
     /// Whether field `i` has no value in this line (an empty optional
     /// field, an absent extension): its default, or nothing.
     pub(super) fn absent(&self, i: usize) -> bool {
         match self.cur.fields.get(i) {
             None => true,
-            Some(raw) => raw.is_empty() && self.field(i).optional,
+            Some(raw) => raw.is_empty() && self.step(i).optional,
         }
     }
 
@@ -285,17 +288,14 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
     }
 
     pub(super) fn ctx(&self, i: usize) -> Ctx<'c> {
-        let f = self.field(i);
+        let step = self.step(i);
         Ctx {
             line: self.line,
             in_header: false,
             records_key: self.contract.records_key(),
             index: self.index,
-            key: match &f.kind {
-                Kind::MList { items_key, .. } => items_key,
-                _ => &f.name,
-            },
-            field: &f.name,
+            key: step.key,
+            field: step.name,
         }
     }
 
@@ -316,8 +316,8 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
         };
         matched
             && (self.cur.hint.absent_is_none
-                || (0..self.contract.fields().len())
-                    .all(|i| !self.absent(i) || self.field(i).default.is_some()))
+                || (0..self.plan.steps.len())
+                    .all(|i| !self.absent(i) || self.step(i).default.is_some()))
     }
 
     /// Whether `names` are the record's canonical keys in order, and no
@@ -357,6 +357,13 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
 pub(super) struct LineDe<'a, 'de, 'c>(pub(super) Line<'a, 'de, 'c>);
 
 impl<'a, 'de, 'c> LineDe<'a, 'de, 'c> {
+    /// The record as a map of its present values (out of the positional
+    /// reader's line: a type read by name is the less common case).
+    #[inline(never)]
+    fn visit_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(self.access())
+    }
+
     fn access(self) -> LineAccess<'a, 'de, 'c> {
         LineAccess {
             rec: self.0,
@@ -387,7 +394,7 @@ impl<'de> de::Deserializer<'de> for LineDe<'_, 'de, '_> {
             access.seq = true;
             visitor.visit_seq(access)
         } else {
-            visitor.visit_map(rec.access())
+            rec.visit_map(visitor)
         }
     }
 
@@ -495,19 +502,25 @@ impl<'de> LineAccess<'_, 'de, '_> {
             },
             Slot::NoSelection(i) => (i, seed.deserialize(SelectionDe(Selection::One(None)))),
         };
-        result.map_err(|err| {
-            let rec = &self.rec;
-            let f = rec.field(i);
-            let key = match (&f.kind, slot) {
-                (Kind::MList { selected_key, .. }, Slot::Selection(_) | Slot::NoSelection(_)) => {
-                    selected_key
-                }
-                (Kind::MList { items_key, .. }, _) => items_key,
-                _ => &f.name,
-            };
-            locate(err, rec.line, Some(&f.name), || {
-                format!("{}[{}].{key}", rec.contract.records_key(), rec.index)
-            })
+        result.map_err(|err| self.locate(err, slot, i))
+    }
+
+    /// Serde's error on value `i` of the record, located (out of line: the
+    /// hot path keeps only the call).
+    #[cold]
+    #[inline(never)]
+    fn locate(&self, err: Error, slot: Slot, i: usize) -> Error {
+        let rec = &self.rec;
+        let f = rec.field(i);
+        let key = match (&f.kind, slot) {
+            (Kind::MList { selected_key, .. }, Slot::Selection(_) | Slot::NoSelection(_)) => {
+                selected_key
+            }
+            (Kind::MList { items_key, .. }, _) => items_key,
+            _ => &f.name,
+        };
+        locate(err, rec.line, Some(&f.name), || {
+            format!("{}[{}].{key}", rec.contract.records_key(), rec.index)
         })
     }
 }
@@ -547,11 +560,11 @@ impl<'de> LineAccess<'_, 'de, '_> {
             }
             None => {
                 let i = self.next;
-                let Some(f) = self.rec.contract.fields().get(i) else {
+                let Some(step) = self.rec.plan.steps.get(i) else {
                     return Ok(None);
                 };
                 self.next += 1;
-                if matches!(f.kind, Kind::MList { .. }) {
+                if step.selected_key.is_some() {
                     self.selection_of = Some(i);
                 }
                 Slot::Field(i)

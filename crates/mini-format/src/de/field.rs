@@ -8,8 +8,11 @@ use super::*;
 
 use de::Deserializer as _;
 
-use crate::check::{check_arity, check_atom, check_float, check_marker, check_small_int};
+use crate::check::{
+    arity_allows, check_arity, check_atom, check_float, check_marker, check_small_int,
+};
 use crate::contract::{Component, Scalar, ScalarType};
+use crate::plan::StepKind;
 use crate::syntax::{self, RawField};
 
 /// One field of the record line, typed when serde asks for it.
@@ -30,8 +33,8 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         if raw.is_empty() {
             return self.rec.fail();
         }
-        let text = raw.text(self.rec.contract.separator());
-        if self.rec.field(self.i).unique {
+        let text = raw.text(self.rec.plan.sep);
+        if self.rec.step(self.i).unique.is_some() {
             let cur = &mut *self.rec.cur;
             cur.keys.push('s');
             cur.keys.push_str(&text);
@@ -42,14 +45,14 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
 
     /// The typed value of a scalar field (present: the caller handled
     /// absence).
-    #[inline(always)]
+    #[inline(never)]
     fn scalar(&mut self, s: &Scalar) -> Result<Typed<'de>> {
         let raw = self.raw();
         if raw.is_empty() {
             return self.rec.fail();
         }
-        let text = raw.text(self.rec.contract.separator());
-        let unique = self.rec.field(self.i).unique;
+        let text = raw.text(self.rec.plan.sep);
+        let unique = self.rec.step(self.i).unique.is_some();
         let typed = match s.ty {
             ScalarType::Str => Typed::Atom(Atom::Str(text)),
             ScalarType::Float if !unique => match check_float(text, s, true) {
@@ -80,19 +83,29 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     /// The rules of a list or marked list that need every element: the
     /// grammar (E09), the arity and count key (E07), markers (E08). The
     /// elements wait in the cursor, untyped; a marked list's selection too.
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn list_rules(&mut self) -> Result<()> {
         let raw = self.raw();
-        let f = self.rec.field(self.i);
-        let (arity, marker) = match &f.kind {
-            Kind::List { arity, .. } => (arity, None),
-            Kind::MList { arity, marker, .. } => (arity, Some(*marker)),
-            _ => return self.rec.fail(),
+        let StepKind::List {
+            arity,
+            count,
+            marker,
+            ..
+        } = self.rec.step(self.i).kind
+        else {
+            return self.rec.fail();
         };
         let cur = &mut *self.rec.cur;
-        if syntax::split_list(raw.raw, self.rec.contract.separator(), &mut cur.elements).is_err()
-            || check_arity(cur.elements.len(), arity, self.rec.header).is_err()
-        {
+        if syntax::split_list(raw.raw, self.rec.plan.sep, &mut cur.elements).is_err() {
+            return self.rec.fail();
+        }
+        let n = cur.elements.len();
+        let kept = match (count, self.rec.counts) {
+            (None, _) => arity_allows(n, arity, None),
+            (Some(c), Some(counts)) => arity_allows(n, arity, Some(counts[usize::from(c)])),
+            (Some(_), None) => check_arity(n, arity, self.rec.header).is_ok(),
+        };
+        if !kept {
             return self.rec.fail();
         }
         cur.marked.clear();
@@ -117,10 +130,10 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     /// The rules of a tuple: the grammar, the component count (E07), no
     /// marker (E08), and each component typed (its bounds included). The
     /// components wait in the cursor.
-    #[inline(always)]
+    #[inline(never)]
     fn tuple_rules(&mut self, comps: &[Component]) -> Result<()> {
         let raw = self.raw();
-        let sep = self.rec.contract.separator();
+        let sep = self.rec.plan.sep;
         let cur = &mut *self.rec.cur;
         if syntax::split_list(raw.raw, sep, &mut cur.elements).is_err()
             || cur.elements.len() != comps.len()
@@ -156,8 +169,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     /// valid), and leaving any is serde's "invalid length".
     fn visit_list<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
         self.list_rules()?;
-        let (Kind::List { item, .. } | Kind::MList { item, .. }) = &self.rec.field(self.i).kind
-        else {
+        let StepKind::List { item, .. } = self.rec.step(self.i).kind else {
             return self.rec.fail();
         };
         let ctx = self.ctx();
@@ -185,8 +197,9 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
 
     /// A tuple as a map of its present components (as the canonical
     /// object has it).
+    #[inline(never)]
     fn visit_tuple<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
-        let Kind::Tuple(comps) = &self.rec.field(self.i).kind else {
+        let StepKind::Tuple(comps) = self.rec.step(self.i).kind else {
             return self.rec.fail();
         };
         self.tuple_rules(comps)?;
@@ -222,7 +235,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         names: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let Kind::Tuple(comps) = &self.rec.field(self.i).kind else {
+        let StepKind::Tuple(comps) = self.rec.step(self.i).kind else {
             return self.rec.fail();
         };
         // a hand-written `Deserialize` may read a struct from a map only:
@@ -254,9 +267,17 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         Ok(v)
     }
 
+    /// A value asked for as a type its field is not (a list as a number,
+    /// an absent value): the generic path, out of the hot line.
+    #[inline(never)]
+    fn any_other<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self, visitor)
+    }
+
     /// The field's default when it has no value (`None` without one).
+    #[inline(never)]
     fn absent_value<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value> {
-        match &self.rec.field(self.i).default {
+        match self.rec.step(self.i).default {
             Some(v) => ValueDe(v, self.rec.line).deserialize_any(visitor),
             None => visitor.visit_none(),
         }
@@ -269,18 +290,16 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
 macro_rules! forward_to_scalar {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
-            match &self.rec.field(self.i).kind {
-                Kind::Scalar(s) if !self.rec.absent(self.i) => {
-                    if s.ty == ScalarType::Str {
-                        return self.str_value()?.$method(visitor);
-                    }
+            match self.rec.step(self.i).kind {
+                StepKind::Str(_) if !self.rec.absent(self.i) => self.str_value()?.$method(visitor),
+                StepKind::Scalar(s) if !self.rec.absent(self.i) => {
                     match self.scalar(s)? {
                         // an enum value: a string nothing else can refuse
                         Typed::Atom(Atom::Str(text)) => StrDe(text).$method(visitor),
                         value => TypedDe { value, ctx: self.ctx(), part: Part::Whole }.$method(visitor),
                     }
                 }
-                _ => self.deserialize_any(visitor),
+                _ => self.any_other(visitor),
             }
         }
     )*};
@@ -293,11 +312,9 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
         if self.rec.absent(self.i) {
             return self.absent_value(visitor);
         }
-        match &self.rec.field(self.i).kind {
-            Kind::Scalar(s) if s.ty == ScalarType::Str => {
-                self.str_value()?.deserialize_any(visitor)
-            }
-            Kind::Scalar(s) => {
+        match self.rec.step(self.i).kind {
+            StepKind::Str(_) => self.str_value()?.deserialize_any(visitor),
+            StepKind::Scalar(s) => {
                 let value = self.scalar(s)?;
                 TypedDe {
                     value,
@@ -306,14 +323,14 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
                 }
                 .deserialize_any(visitor)
             }
-            Kind::List { .. } | Kind::MList { .. } => self.visit_list(visitor),
-            Kind::Tuple(_) => self.visit_tuple(visitor),
+            StepKind::List { .. } => self.visit_list(visitor),
+            StepKind::Tuple(_) => self.visit_tuple(visitor),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.rec.absent(self.i) {
-            match &self.rec.field(self.i).default {
+            match self.rec.step(self.i).default {
                 None | Some(Value::Null) => return visitor.visit_none(),
                 Some(_) => {}
             }
@@ -335,24 +352,22 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match &self.rec.field(self.i).kind {
-            Kind::Scalar(s) if !self.rec.absent(self.i) => {
-                if s.ty == ScalarType::Str {
-                    return self.str_value()?.deserialize_enum(name, variants, visitor);
-                }
-                match self.scalar(s)? {
-                    Typed::Atom(Atom::Str(text)) => {
-                        StrDe(text).deserialize_enum(name, variants, visitor)
-                    }
-                    value => TypedDe {
-                        value,
-                        ctx: self.ctx(),
-                        part: Part::Whole,
-                    }
-                    .deserialize_enum(name, variants, visitor),
-                }
+        match self.rec.step(self.i).kind {
+            StepKind::Str(_) if !self.rec.absent(self.i) => {
+                self.str_value()?.deserialize_enum(name, variants, visitor)
             }
-            _ => self.deserialize_any(visitor),
+            StepKind::Scalar(s) if !self.rec.absent(self.i) => match self.scalar(s)? {
+                Typed::Atom(Atom::Str(text)) => {
+                    StrDe(text).deserialize_enum(name, variants, visitor)
+                }
+                value => TypedDe {
+                    value,
+                    ctx: self.ctx(),
+                    part: Part::Whole,
+                }
+                .deserialize_enum(name, variants, visitor),
+            },
+            _ => self.any_other(visitor),
         }
     }
 
@@ -369,9 +384,11 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match &self.rec.field(self.i).kind {
-            Kind::Tuple(_) if !self.rec.absent(self.i) => self.visit_tuple_struct(fields, visitor),
-            _ => self.deserialize_any(visitor),
+        match self.rec.step(self.i).kind {
+            StepKind::Tuple(_) if !self.rec.absent(self.i) => {
+                self.visit_tuple_struct(fields, visitor)
+            }
+            _ => self.any_other(visitor),
         }
     }
 
@@ -531,6 +548,7 @@ macro_rules! typed_int_method {
 impl<'de, 'c> TypedDe<'de, 'c> {
     /// The int as the atom of its (canonical) text, for the paths that
     /// read a text: other Rust types, and the errors.
+    #[cold]
     fn int_as_atom(&self, v: i64) -> AtomDe<'de, 'c> {
         AtomDe {
             atom: Atom::Int(Cow::Owned(v.to_string())),
