@@ -93,19 +93,13 @@ pub fn check_atom<'a>(
             if spec.values.iter().any(|v| *v == *text) {
                 return Ok(Atom::Str(text));
             }
-            return Err((
-                Code::E10,
-                format!("'{}' not in {{{}}}", shorten(&text), spec.values.join("|")),
-            ));
+            return Err(not_in_enum(&text, spec));
         }
         ScalarType::Bool => {
             return match &*text {
                 "true" | "1" => Ok(Atom::Bool(true)),
                 "false" | "0" => Ok(Atom::Bool(false)),
-                other => Err((
-                    Code::E06,
-                    format!("expected true/false/1/0, got '{}'", shorten(other)),
-                )),
+                other => Err(ill_formed("expected true/false/1/0, got", other)),
             }
         }
         ScalarType::Int => {
@@ -115,72 +109,110 @@ pub fn check_atom<'a>(
                 v?;
                 return Ok(Atom::Int(text));
             }
-            if !number::is_int(&text) {
-                return Err((Code::E06, format!("expected int, got '{}'", shorten(&text))));
-            }
-            let digits = if number::is_canonical_int(&text) {
-                text
-            } else {
-                let canon = number::canonical_int(&text);
-                keep_or(text, canon)
-            };
-            if !number::int_is_held_exactly(&digits) {
-                return Err((Code::E06, number::unheld_int_message(&shorten(&digits))));
-            }
-            Atom::Int(digits)
+            Atom::Int(long_int(text)?)
         }
         ScalarType::Float => {
             let Some(has_exp) = number::float_form(&text) else {
-                return Err((
-                    Code::E06,
-                    format!("expected number, got '{}'", shorten(&text)),
-                ));
+                return Err(ill_formed("expected number, got", &text));
             };
             // Without an exponent, a short number is within the exact range
             // and finite as a double: no need to parse it twice more.
-            let plain = text.len() <= 300 && !has_exp;
-            if !plain && Dec::parse(&text).is_none() {
-                return Err((
-                    Code::E06,
-                    format!(
-                        "number '{}' has an exponent beyond ±{}",
-                        shorten(&text),
-                        number::MAX_EXPONENT
-                    ),
-                ));
-            }
-            if !plain && !number::is_finite_double(&text) {
-                return Err((
-                    Code::E06,
-                    format!("number '{}' is not a finite double", shorten(&text)),
-                ));
+            if text.len() > 300 || has_exp {
+                wide_float(&text)?;
             }
             Atom::Float(text)
         }
         ScalarType::Date => {
             if !number::is_date(&text) {
-                return Err((
-                    Code::E06,
-                    format!("expected date YYYY-MM-DD, got '{}'", shorten(&text)),
-                ));
+                return Err(ill_formed("expected date YYYY-MM-DD, got", &text));
             }
             Atom::Date(text)
         }
         ScalarType::Decimal => {
             if !number::is_decimal(&text) {
-                return Err((
-                    Code::E06,
-                    format!("expected decimal, got '{}'", shorten(&text)),
-                ));
+                return Err(ill_formed("expected decimal, got", &text));
             }
             let canon = number::canonical_decimal(&text);
             Atom::Decimal(keep_or(text, canon))
         }
     };
-    if ranged && (spec.min.is_some() || spec.max.is_some()) {
+    if ranged && (spec.min.is_some() || spec.max.is_some()) && may_be_out(&atom, spec) {
         check_range(&atom, spec)?;
     }
     Ok(atom)
+}
+
+/// Whether `atom` may be out of `spec`'s bounds: a short plain float is
+/// compared as a double (exact, [`number::cmp_float`]); anything else is
+/// left to [`check_range`], which decides and words the error.
+#[inline]
+fn may_be_out(atom: &Atom<'_>, spec: &Scalar) -> bool {
+    match atom {
+        Atom::Float(t) => match number::fast_plain_float(t) {
+            Some(v) => out_of_bounds(spec, |m| number::cmp_float(v, t, m)),
+            None => true,
+        },
+        _ => true,
+    }
+}
+
+/// E10: a value outside its enumeration (out of line: errors are cold).
+#[cold]
+#[inline(never)]
+fn not_in_enum(text: &str, spec: &Scalar) -> Violation {
+    (
+        Code::E10,
+        format!("'{}' not in {{{}}}", shorten(text), spec.values.join("|")),
+    )
+}
+
+/// E06 with `what` and the value (out of line: errors are cold).
+#[cold]
+#[inline(never)]
+fn ill_formed(what: &str, text: &str) -> Violation {
+    (Code::E06, format!("{what} '{}'", shorten(text)))
+}
+
+/// An int that is not a canonical one of up to 18 digits: its lexical
+/// form, its canonical digits, and whether this build holds it.
+#[inline(never)]
+fn long_int(text: Cow<'_, str>) -> Result<Cow<'_, str>, Violation> {
+    if !number::is_int(&text) {
+        return Err(ill_formed("expected int, got", &text));
+    }
+    let digits = if number::is_canonical_int(&text) {
+        text
+    } else {
+        let canon = number::canonical_int(&text);
+        keep_or(text, canon)
+    };
+    if !number::int_is_held_exactly(&digits) {
+        return Err((Code::E06, number::unheld_int_message(&shorten(&digits))));
+    }
+    Ok(digits)
+}
+
+/// The exponent and finiteness rules of a float with an exponent or over
+/// 300 characters.
+#[inline(never)]
+fn wide_float(text: &str) -> Result<(), Violation> {
+    if Dec::parse(text).is_none() {
+        return Err((
+            Code::E06,
+            format!(
+                "number '{}' has an exponent beyond ±{}",
+                shorten(text),
+                number::MAX_EXPONENT
+            ),
+        ));
+    }
+    if !number::is_finite_double(text) {
+        return Err((
+            Code::E06,
+            format!("number '{}' is not a finite double", shorten(text)),
+        ));
+    }
+    Ok(())
 }
 
 /// The bounds of an int already read as `v` (written `text`).
@@ -254,6 +286,7 @@ pub fn check_float(text: Cow<'_, str>, spec: &Scalar, ranged: bool) -> Result<f6
     }
 }
 
+#[inline(never)]
 fn check_range(atom: &Atom<'_>, spec: &Scalar) -> Result<(), Violation> {
     let below = |b: &Bound| -> bool {
         match (atom, b) {

@@ -35,12 +35,18 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         }
         let text = raw.text(self.rec.plan.sep);
         if self.rec.step(self.i).unique.is_some() {
-            let cur = &mut *self.rec.cur;
-            cur.keys.push('s');
-            cur.keys.push_str(&text);
-            cur.key_ends.push((self.i, cur.keys.len()));
+            self.str_key(&text);
         }
         Ok(StrDe(text))
+    }
+
+    /// Records the unique key of a `str` field.
+    #[inline(never)]
+    fn str_key(&mut self, text: &str) {
+        let cur = &mut *self.rec.cur;
+        cur.keys.push('s');
+        cur.keys.push_str(text);
+        cur.key_ends.push((self.i, cur.keys.len()));
     }
 
     /// The typed value of a scalar field (present: the caller handled

@@ -79,52 +79,89 @@ pub fn find_escape_candidate<const SEP: bool>(bytes: &[u8], from: usize, sep: u8
     bytes.len()
 }
 
-/// 64 bytes of a line read for structure: for each byte of `set`, one bit
-/// per byte equal to it (bit `k` for byte `base + k`; bytes past the end
-/// read as zero, which no set holds), sixteen bytes at a time by the
-/// `wide` crate's vector compares (SSE2 on x86-64, NEON on aarch64).
-pub struct Block;
+/// 64 bytes of a line read for structure, as four 16-byte vectors of the
+/// `wide` crate (SSE2 on x86-64, NEON on aarch64): for a byte value, one
+/// bit per byte equal to it (bit `k` for byte `base + k`; bytes past the
+/// end of the line hold no bit). A block is loaded once and asked for as
+/// many masks as its reader needs; the last, partial block of a line is
+/// copied into a zero-padded one, out of the hot loop, so that every
+/// block is read by the same short code (ADR 0034: the code a record
+/// runs must stay small).
+pub struct Block {
+    lanes: [wide::u8x16; 4],
+    /// The bits of the bytes that are in the line.
+    live: u64,
+}
 
 impl Block {
+    /// The block of `bytes` at `base` (`base < bytes.len()`, or an empty
+    /// block).
+    #[inline(always)]
+    pub fn load(bytes: &[u8], base: usize) -> Block {
+        let (b, live) = match bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
+            Some(full) => (*full, u64::MAX),
+            None => Block::tail(bytes, base),
+        };
+        let lane = |k: usize| {
+            let mut v = [0u8; 16];
+            v.copy_from_slice(&b[16 * k..16 * k + 16]);
+            wide::u8x16::from(v)
+        };
+        Block {
+            lanes: [lane(0), lane(1), lane(2), lane(3)],
+            live,
+        }
+    }
+
+    /// The last bytes of a line (fewer than 64), zero-padded, and the bits
+    /// they hold.
+    #[inline(never)]
+    fn tail(bytes: &[u8], base: usize) -> ([u8; 64], u64) {
+        let rest = bytes.get(base..).unwrap_or_default();
+        let mut b = [0u8; 64];
+        let n = rest.len().min(64);
+        b[..n].copy_from_slice(&rest[..n]);
+        (b, 1u64.checked_shl(n as u32).map_or(u64::MAX, |x| x - 1))
+    }
+
+    /// One bit per byte equal to `b`.
+    #[inline(always)]
+    pub fn mask(&self, b: u8) -> u64 {
+        let v = wide::u8x16::splat(b);
+        let mut m = 0;
+        for (k, lane) in self.lanes.iter().enumerate() {
+            m |= u64::from(lane.cmp_eq(v).move_mask() as u16) << (16 * k);
+        }
+        m & self.live
+    }
+
+    /// The masks of `set`.
+    #[inline(always)]
+    pub fn masks<const N: usize>(&self, set: [u8; N]) -> [u64; N] {
+        set.map(|b| self.mask(b))
+    }
+
     /// The masks of `set` over `bytes[base..base + 64]`.
     #[inline(always)]
     pub fn read<const N: usize>(bytes: &[u8], base: usize, set: [u8; N]) -> [u64; N] {
-        let mut masks = [0; N];
-        for lane in 0..4 {
-            let at = base + 16 * lane;
-            if at >= bytes.len() {
-                // past the end: no byte of the set
-                break;
-            }
-            let (v, shift) = load16(bytes, at);
-            for (m, b) in masks.iter_mut().zip(set) {
-                *m |= (eq_bits(v, b) >> shift) << (16 * lane);
-            }
-        }
-        masks
+        Block::load(bytes, base).masks(set)
     }
 
-    /// The bytes of the block that may follow a backslash under an ASCII
-    /// separator `sep`: `|` `,` `*` `"` `\\` `n` and `sep` (a dangling
-    /// backslash escapes the position past the end, which is none).
+    /// The bytes that may follow a backslash under an ASCII separator
+    /// `sep`: `|` `,` `*` `"` `\\` `n` and `sep` (a dangling backslash
+    /// escapes the position past the end, which is none).
     #[inline(always)]
-    pub fn escapable(bytes: &[u8], base: usize, sep: u8) -> u64 {
+    pub fn escapable(&self, sep: u8) -> u64 {
         let mut m = 0;
-        for lane in 0..4 {
-            let at = base + 16 * lane;
-            if at >= bytes.len() {
-                break;
-            }
-            let (v, shift) = load16(bytes, at);
+        for (k, lane) in self.lanes.iter().enumerate() {
             // the lanes' compares or-ed as vectors, one mask taken
-            let mut any = v.cmp_eq(wide::u8x16::splat(sep));
+            let mut any = lane.cmp_eq(wide::u8x16::splat(sep));
             for b in [b'|', b',', b'*', b'"', b'\\', b'n'] {
-                any |= v.cmp_eq(wide::u8x16::splat(b));
+                any |= lane.cmp_eq(wide::u8x16::splat(b));
             }
-            let bits = u64::from(any.move_mask() as u16);
-            m |= (bits >> shift) << (16 * lane);
+            m |= u64::from(any.move_mask() as u16) << (16 * k);
         }
-        m
+        m & self.live
     }
 }
 

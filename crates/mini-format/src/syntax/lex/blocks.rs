@@ -24,12 +24,13 @@ pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a
     // whether the field being read has a backslash so far
     let mut escaped = false;
     while base < bytes.len() {
-        let [mut pipes, backslash] = Block::read(bytes, base, [b'|', b'\\']);
+        let block = Block::load(bytes, base);
+        let [mut pipes, backslash] = block.masks([b'|', b'\\']);
         if backslash != 0 || carry != 0 {
             let esc = escaped_bits(backslash, &mut carry);
             // an escape of anything else (a dangling one escapes the zero
             // past the end): the grammar reports it
-            if esc & !Block::escapable(bytes, base, sep_byte) != 0 {
+            if esc & !block.escapable(sep_byte) != 0 {
                 out.clear();
                 return false;
             }
@@ -133,12 +134,13 @@ pub(super) fn find_close(body: &str, sep: u8) -> Option<(usize, bool, bool)> {
         if base > bytes.len() {
             return None;
         }
-        let [mut quotes, backslash] = Block::read(bytes, base, [b'"', b'\\']);
+        let block = Block::load(bytes, base);
+        let [mut quotes, backslash] = block.masks([b'"', b'\\']);
         let mut esc = 0;
         let mut invalid = 0;
         if backslash != 0 || carry != 0 {
             esc = escaped_bits(backslash, &mut carry);
-            invalid = esc & !Block::escapable(bytes, base, sep);
+            invalid = esc & !block.escapable(sep);
             quotes &= !esc;
         }
         while quotes != 0 {
