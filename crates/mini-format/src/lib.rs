@@ -124,3 +124,22 @@ pub(crate) fn test_rng(seed: u64) -> impl FnMut() -> u64 {
         state
     }
 }
+
+/// Every one-byte edit of `text` (ASCII): each character deleted, and each
+/// replaced by each of `chars`, for the unit tests that hold a fast walk to
+/// the engine on damaged documents.
+#[cfg(test)]
+pub(crate) fn one_byte_edits(text: &str, chars: &[char]) -> Vec<String> {
+    let mut edits = Vec::new();
+    for (at, c) in text.char_indices() {
+        let mut cut = text.to_string();
+        cut.remove(at);
+        edits.push(cut);
+        for ch in chars {
+            let mut edit = text.to_string();
+            edit.replace_range(at..at + c.len_utf8(), ch.encode_utf8(&mut [0; 4]));
+            edits.push(edit);
+        }
+    }
+    edits
+}
