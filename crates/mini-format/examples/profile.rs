@@ -11,6 +11,10 @@
 //! With `MINI_PROFILE_REPEAT=R` it runs the operation `R` times and prints
 //! the best wall time per record (a quick clock check between criterion
 //! runs; the best of many runs is the least disturbed by a shared machine).
+//! `OP` may name two or more operations, comma-separated
+//! (`typed,typed_json`): they run in turn within each repetition, so that
+//! both meet the same moments of a shared machine, and for two the ratio
+//! of their records/s is printed (issue 21's ratios, mini's first).
 //!
 //! Diagnostic operations: `lex_lines` (the line reader alone), `lex_fields`
 //! (lines cut into fields), `validate_no_unique` (validation under the
@@ -31,7 +35,10 @@ mod data;
 #[path = "../benches/support/floor.rs"]
 mod floor;
 
-fn run<D>(doc: D, text: String, op: &str)
+/// Runs the operations `ops` (comma-separated) on `doc` and its text;
+/// `extra` runs the operations only one family has (the floor) and says
+/// whether it knew `op`.
+fn run<D>(doc: D, text: String, ops: &str, extra: impl Fn(&D, &str, &str) -> bool)
 where
     D: Serialize + DeserializeOwned + mini::MiniDocument,
 {
@@ -41,32 +48,47 @@ where
         .into_canonical()
         .to_string();
     settle_heap();
-    repeat(text.lines().count() - 1, || {
-        measured(&doc, &text, &json, &contract, op)
+    let ops: Vec<&str> = ops.split(',').collect();
+    repeat(text.lines().count() - 1, &ops, |op| {
+        if !extra(&doc, &text, op) {
+            measured(&doc, &text, &json, &contract, op);
+        }
     });
 }
 
-/// Runs `op` once, or `MINI_PROFILE_REPEAT` times printing the best time
-/// per record.
-fn repeat(records: usize, mut op: impl FnMut()) {
+/// Runs each of `ops` once, or `MINI_PROFILE_REPEAT` times printing the
+/// best time per record of each. Several operations are run in turn within
+/// each repetition, so that all of them meet the same moments of a shared
+/// machine; for two, the ratio of their records/s (the first's ÷ the
+/// second's) follows.
+fn repeat(records: usize, ops: &[&str], mut op: impl FnMut(&str)) {
     let times: usize = std::env::var("MINI_PROFILE_REPEAT")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     if times == 0 {
-        op();
+        ops.iter().for_each(|o| op(o));
         return;
     }
-    let mut best = f64::INFINITY;
+    let mut best = vec![f64::INFINITY; ops.len()];
     for _ in 0..times {
-        let start = std::time::Instant::now();
-        op();
-        best = best.min(start.elapsed().as_secs_f64());
+        for (b, o) in best.iter_mut().zip(ops) {
+            let start = std::time::Instant::now();
+            op(o);
+            *b = b.min(start.elapsed().as_secs_f64());
+        }
     }
-    println!(
-        "{:.1} ns/record (best of {times})",
-        best * 1e9 / records as f64
-    );
+    let per_record = |t: f64| t * 1e9 / records as f64;
+    if let [only] = best[..] {
+        println!("{:.1} ns/record (best of {times})", per_record(only));
+        return;
+    }
+    for (o, b) in ops.iter().zip(&best) {
+        println!("{o}: {:.1} ns/record (best of {times})", per_record(*b));
+    }
+    if let [first, second] = best[..] {
+        println!("records/s {} / {}: {:.2}x", ops[0], ops[1], second / first);
+    }
 }
 
 /// Preparing the data leaves many small freed blocks in glibc's fast bins;
@@ -166,24 +188,27 @@ fn main() {
         "quiz" => {
             let d = data::quiz(n);
             let t = mini::to_string(&d).expect("serialize");
-            if op.starts_with("floor_") {
+            if op.contains("floor_") {
                 assert_eq!(floor::decode(&t).expect("floor decode"), d);
                 assert_eq!(floor::encode(&d).expect("floor encode"), t);
-                settle_heap();
-                repeat(n, || measured_floor(&d, &t, op));
-                return;
             }
-            run(d, t, op);
+            run(d, t, op, |d, t, op| {
+                let floor = op.starts_with("floor_");
+                if floor {
+                    measured_floor(d, t, op);
+                }
+                floor
+            });
         }
         "rubric" => {
             let d = data::rubric(n);
             let t = mini::to_string(&d).expect("serialize");
-            run(d, t, op);
+            run(d, t, op, |_, _, _| false);
         }
         "notes" => {
             let d = data::notes(n);
             let t = data::notes_text_quoted(&d);
-            run(d, t, op);
+            run(d, t, op, |_, _, _| false);
         }
         other => panic!("unknown family {other}"),
     }
