@@ -326,7 +326,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
         }
         let i = slot.field;
         let enc = &mut *self.enc;
-        let f = enc.fast.plan.steps[i];
+        let f = StepFacts::of(&enc.fast.plan.steps[i]);
         if slot.selection {
             let sel = v.serialize(Index)?;
             enc.fast.selected.push((i, sel));
@@ -343,7 +343,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
             f,
             i,
         })?;
-        if f.unique.is_some() && enc.out.buf.len() > at {
+        if f.unique && enc.out.buf.len() > at {
             if enc.fast.keys.len() == key_at {
                 // a unique value the writer made no key for
                 return Err(Bail);
@@ -366,4 +366,4 @@ impl ser::SerializeStruct for Fields<'_, '_> {
 
 mod value;
 
-use value::{Index, Value};
+use value::{Index, StepFacts, Value};

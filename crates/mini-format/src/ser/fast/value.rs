@@ -89,10 +89,32 @@ fn scalar(
 // a field's value
 // ---------------------------------------------------------------------------
 
-/// The value of field `i` (its step `f`).
+/// What a field's value needs of its step: its shape and rules, whether
+/// it may be empty, whether it is a unique key.
+#[derive(Clone, Copy)]
+pub(super) struct StepFacts<'c> {
+    pub(super) kind: StepKind<'c>,
+    pub(super) optional: bool,
+    pub(super) unique: bool,
+}
+
+impl<'c> StepFacts<'c> {
+    #[inline(always)]
+    pub(super) fn of(step: &Step<'c>) -> Self {
+        StepFacts {
+            kind: step.kind,
+            optional: step.optional,
+            unique: step.unique.is_some(),
+        }
+    }
+}
+
+/// The value of field `i` (its step's facts `f`).
 pub(super) struct Value<'a, 'c> {
     pub(super) enc: &'a mut Enc<'c>,
-    pub(super) f: Step<'c>,
+    /// What the value's step says of it (not the whole step: the record
+    /// writer copies this per field).
+    pub(super) f: StepFacts<'c>,
     pub(super) i: usize,
 }
 
@@ -108,7 +130,7 @@ impl<'a, 'c> Value<'a, 'c> {
             return Err(Bail);
         };
         let fast = &mut self.enc.fast;
-        let key = if self.f.unique.is_some() {
+        let key = if self.f.unique {
             Some(&mut fast.keys)
         } else {
             None
@@ -156,7 +178,7 @@ impl<'a, 'c> ser::Serializer for Value<'a, 'c> {
         else {
             return Err(Bail);
         };
-        if self.f.unique.is_some() {
+        if self.f.unique {
             return Err(Bail);
         }
         Ok(List {
@@ -174,7 +196,7 @@ impl<'a, 'c> ser::Serializer for Value<'a, 'c> {
         let StepKind::Tuple(comps) = self.f.kind else {
             return Err(Bail);
         };
-        if self.f.unique.is_some() {
+        if self.f.unique {
             return Err(Bail);
         }
         let start = self.enc.out.buf.len();
