@@ -102,10 +102,10 @@ impl LineCutter {
     fn count_bytes(&mut self, n: usize) -> Result<()> {
         self.bytes = self.bytes.saturating_add(n);
         if self.bytes > self.limits.max_input_bytes {
-            return Err(Error::limit(
+            return Err(past_limit(
                 Limit::InputBytes,
                 self.number.max(1),
-                format!("input exceeds {} bytes", self.limits.max_input_bytes),
+                format_args!("input exceeds {} bytes", self.limits.max_input_bytes),
             ));
         }
         Ok(())
@@ -139,10 +139,10 @@ impl LineCutter {
         let bom = raw.len() - bytes.len();
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         if bytes.len() > self.limits.max_line_bytes {
-            return Err(Error::limit(
+            return Err(past_limit(
                 Limit::LineBytes,
                 self.number,
-                format!(
+                format_args!(
                     "line has {} bytes, limit {}",
                     bytes.len(),
                     self.limits.max_line_bytes
@@ -164,10 +164,10 @@ impl LineCutter {
         }
         let text = text.strip_suffix('\r').unwrap_or(text);
         if text.len() > self.limits.max_line_bytes {
-            return Err(Error::limit(
+            return Err(past_limit(
                 Limit::LineBytes,
                 self.number,
-                format!(
+                format_args!(
                     "line has {} bytes, limit {}",
                     text.len(),
                     self.limits.max_line_bytes
@@ -183,10 +183,10 @@ impl LineCutter {
         }
         // the first significant line is the header; the others are records
         if self.significant > self.limits.max_records {
-            return Err(Error::limit(
+            return Err(past_limit(
                 Limit::Records,
                 self.number,
-                format!("more than {} record lines", self.limits.max_records),
+                format_args!("more than {} record lines", self.limits.max_records),
             ));
         }
         self.significant += 1;
@@ -195,6 +195,14 @@ impl LineCutter {
             text,
         }))
     }
+}
+
+/// A limit's breach, as the error naming it (out of line: the reader's
+/// hot path keeps only the test).
+#[cold]
+#[inline(never)]
+fn past_limit(limit: Limit, line: usize, message: std::fmt::Arguments<'_>) -> Error {
+    Error::limit(limit, line, message.to_string())
 }
 
 /// The significant lines of a `&str`, borrowed.
