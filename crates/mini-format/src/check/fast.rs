@@ -88,13 +88,11 @@ impl Walk {
         sink: &mut S,
     ) -> bool {
         let plan = &engine.plan;
+        // the counts are resolved with the header: none before it
         let Some(counts) = engine.counts.as_deref() else {
             return false;
         };
-        if engine.header.is_none()
-            || !plan.scalar_uniques
-            || !steps(&mut self.keys, plan, counts, line, scratch, sink)
-        {
+        if !plan.scalar_uniques || !steps(&mut self.keys, plan, counts, line, scratch, sink) {
             return false;
         }
         if !plan.uniques.is_empty() {

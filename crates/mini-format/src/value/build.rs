@@ -118,9 +118,21 @@ fn tuple_template(comps: &[Component]) -> Map<String, Value> {
 
 /// A tuple's object: its template (see [`tuple_template`]) with the parts
 /// moved in.
-fn tuple_json(parts: &mut Vec<Option<Atom<'_>>>, mut m: Map<String, Value>) -> Map<String, Value> {
-    for (slot, p) in m.values_mut().zip(parts.drain(..)) {
-        *slot = p.map_or(Value::Null, atom_to_json);
+fn tuple_json(parts: &mut Vec<Option<Atom<'_>>>, m: Map<String, Value>) -> Map<String, Value> {
+    fill_slots(
+        m,
+        parts.drain(..).map(|p| p.map_or(Value::Null, atom_to_json)),
+    )
+}
+
+/// A template's keys (a record's or a tuple's) with `values` moved into
+/// their slots, in order.
+fn fill_slots(
+    mut m: Map<String, Value>,
+    values: impl Iterator<Item = Value>,
+) -> Map<String, Value> {
+    for (slot, v) in m.values_mut().zip(values) {
+        *slot = v;
     }
     m
 }
@@ -217,9 +229,10 @@ pub(crate) struct RecordSink<'b> {
     pub(crate) template: &'b RecordTemplate,
     /// The record's values, one per template slot, in order.
     pub(crate) values: &'b mut Vec<Value>,
-    /// The list being walked, its marked elements, the tuple being walked
-    /// (reused across lines).
+    /// The elements of the list being walked (the array it becomes).
     pub(crate) items: Vec<Value>,
+    /// The list's marked elements and the tuple's components (buffers
+    /// reused across lines).
     pub(crate) marked: &'b mut Vec<usize>,
     pub(crate) parts: &'b mut Vec<Value>,
 }
@@ -269,11 +282,9 @@ impl<'a> Sink<'a> for RecordSink<'_> {
     }
 
     fn end_tuple(&mut self, i: usize) {
-        let mut m = self.template.tuples[i].clone().unwrap_or_default();
-        for (slot, v) in m.values_mut().zip(self.parts.drain(..)) {
-            *slot = v;
-        }
-        self.values.push(Value::Object(m));
+        let m = self.template.tuples[i].clone().unwrap_or_default();
+        self.values
+            .push(Value::Object(fill_slots(m, self.parts.drain(..))));
     }
 }
 
@@ -281,11 +292,7 @@ impl RecordTemplate {
     /// The record object of the values a [`RecordSink`] built, moved in
     /// (the emptied vector stays for reuse).
     pub(crate) fn fill(&self, values: &mut Vec<Value>) -> Map<String, Value> {
-        let mut m = self.keys.clone();
-        for (slot, v) in m.values_mut().zip(values.drain(..)) {
-            *slot = v;
-        }
-        m
+        fill_slots(self.keys.clone(), values.drain(..))
     }
 }
 
