@@ -193,14 +193,18 @@ fn steps<'a, S: Sink<'a>>(
             } => {
                 let text_items = item.ty == ScalarType::Str;
                 if text_items && !S::VALUES {
-                    // elements not read: counted from the masks when
-                    // no element is quoted or marked
-                    if let Some(n) = syntax::count_plain_list(raw.raw, sep) {
+                    // elements not read: counted, with their markers,
+                    // from the masks when no element is quoted
+                    if let Some((n, marked)) = syntax::count_plain_list(raw.raw, sep) {
                         let count = count.map(|c| counts[usize::from(c)]);
                         if !arity_allows(n, arity, count) {
                             return false;
                         }
-                        if !marker.is_none_or(|rule| rule.allows(0)) {
+                        let kept = match marker {
+                            Some(rule) => rule.allows(marked),
+                            None => marked == 0,
+                        };
+                        if !kept {
                             return false;
                         }
                         continue;

@@ -11,7 +11,7 @@ use super::*;
 /// with `out` cleared, at the first invalid or dangling escape (the `nom`
 /// grammar then splits the line and reports it).
 pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>) -> bool {
-    use crate::syntax::scan::{escaped_bits, Block};
+    use crate::syntax::scan::{escaped_bits, not_escapable, Block};
     out.clear();
     let Ok(sep_byte) = u8::try_from(sep) else {
         return split_fields_memchr(line, sep, out);
@@ -30,7 +30,7 @@ pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a
             let esc = escaped_bits(backslash, &mut carry);
             // an escape of anything else (a dangling one escapes the zero
             // past the end): the grammar reports it
-            if esc & !block.escapable(sep_byte) != 0 {
+            if not_escapable(bytes, base, esc, sep_byte) != 0 {
                 out.clear();
                 return false;
             }
@@ -123,7 +123,7 @@ fn split_fields_memchr<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>
 /// and whether the body before it has no `""` or escape. `None` when an
 /// escape before the close is not one (or dangles), or nothing closes.
 pub(super) fn find_close(body: &str, sep: u8) -> Option<(usize, bool, bool)> {
-    use crate::syntax::scan::{escaped_bits, Block};
+    use crate::syntax::scan::{escaped_bits, not_escapable, Block};
     let bytes = body.as_bytes();
     let (mut carry, mut base) = (0u64, 0usize);
     // quotes before `skip` are the second of a `""`; `plain`: no `""` or
@@ -140,7 +140,7 @@ pub(super) fn find_close(body: &str, sep: u8) -> Option<(usize, bool, bool)> {
         let mut invalid = 0;
         if backslash != 0 || carry != 0 {
             esc = escaped_bits(backslash, &mut carry);
-            invalid = esc & !block.escapable(sep);
+            invalid = not_escapable(bytes, base, esc, sep);
             quotes &= !esc;
         }
         while quotes != 0 {
@@ -229,36 +229,60 @@ pub(super) fn plain_list<'a>(
 }
 
 /// The number of elements of a list whose elements are not read (the
-/// plan's validation walk of a `str` list: count and markers only), from
-/// the block masks alone: the unescaped separators plus one. `None` when
-/// the text has an unescaped `"` or `*` (a quoted element or a marker: the
-/// element path decides); an empty text is the empty list.
-pub fn count_plain_list(raw: &str, sep: char) -> Option<usize> {
+/// plan's validation walk of a `str` list: count and markers only), and
+/// how many of them are marked, from the block masks alone: the unescaped
+/// separators plus one, and the unescaped `*` right before a separator or
+/// at the end of the text. `None` when the text has an unescaped `"` (a
+/// quoted element) or another unescaped `*` (one before a space, or inside
+/// an element: the element path decides); an empty text is the empty list.
+pub fn count_plain_list(raw: &str, sep: char) -> Option<(usize, usize)> {
     use crate::syntax::scan::{escaped_bits, Block};
     let sep = u8::try_from(sep)
         .ok()
         .filter(|b| b.is_ascii() && !matches!(b, b'*' | b'"'))?;
     let bytes = raw.as_bytes();
     match bytes.first() {
-        None => return Some(0),
+        None => return Some((0, 0)),
         // a quoted first element (`raw` is trimmed): not counted here
         Some(b'"') => return None,
         Some(_) => {}
     }
-    let (mut count, mut carry, mut base) = (1, 0u64, 0);
+    let (mut count, mut marked, mut carry, mut base) = (1, 0, 0u64, 0);
+    // an unescaped `*` ended the previous block: a marker if this block
+    // starts with a separator
+    let mut star_before = false;
     while base < bytes.len() {
-        let [mut seps, backslash, quote, star] = Block::read(bytes, base, [sep, b'\\', b'"', b'*']);
-        let mut other = quote | star;
+        let block = Block::load(bytes, base);
+        let [mut seps, backslash] = block.masks([sep, b'\\']);
+        let mut other = block.mask_any([b'"', b'*']);
         if backslash != 0 || carry != 0 {
             let esc = escaped_bits(backslash, &mut carry);
             seps &= !esc;
             other &= !esc;
         }
-        if other != 0 {
-            return None;
+        if other != 0 || star_before {
+            // the unescaped quotes and stars
+            let [quote, star] = block.masks([b'"', b'*']).map(|m| m & other);
+            if quote != 0 || (star_before && seps & 1 == 0) {
+                return None;
+            }
+            marked += usize::from(star_before);
+            // the bytes that end an element: the one before each
+            // separator, and the text's last byte (in this block or a
+            // later one)
+            let left = bytes.len() - base;
+            let (ends, inner) = match left {
+                65.. => (seps >> 1, star & (u64::MAX >> 1)),
+                _ => ((seps >> 1) | 1 << (left - 1), star),
+            };
+            if inner & !ends != 0 {
+                return None;
+            }
+            marked += inner.count_ones() as usize;
+            star_before = star != inner;
         }
         count += seps.count_ones() as usize;
         base += 64;
     }
-    Some(count)
+    Some((count, marked))
 }

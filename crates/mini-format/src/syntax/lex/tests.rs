@@ -136,16 +136,17 @@ fn the_block_splitter_agrees_with_the_grammar() {
     assert!(fast > 3_000, "the block splitter took {fast} lines");
 }
 
-/// The element count from the masks is the element path's, on every
-/// list it takes (no unescaped quote or marker), and it declines the
+/// The element count and the markers from the masks are the element
+/// path's, on every list it takes (no unescaped quote, every unescaped `*`
+/// a marker right before a separator or the end), and it declines the
 /// others.
 #[test]
 fn the_counted_list_is_the_split_list() {
     let tokens = [
-        "a", ",", ";", r"\,", r"\\", r"\*", r#"\""#, " ", "é", "xyz", "\t",
+        "a", ",", ";", r"\,", r"\\", r"\*", r#"\""#, " ", "é", "xyz", "\t", "b*\0",
     ];
     let mut rng = crate::test_rng(0xc0a7_1157_0000_0001);
-    let (mut counted, mut declined, mut long) = (0, 0, 0);
+    let (mut counted, mut declined, mut long, mut with_marks) = (0, 0, 0, 0);
     for _ in 0..20_000 {
         // up to three blocks; an unescaped marker or quote now and then
         let len = (rng() % 120) as usize;
@@ -157,23 +158,28 @@ fn the_counted_list_is_the_split_list() {
             })
             .collect();
         for sep in [',', ';', '\t', '·'] {
+            // a marked element before this separator
+            let raw = raw.replace('\0', &sep.to_string());
             let mut out = vec![];
             let split = split_list_unread(&raw, sep, &mut out);
             match count_plain_list(&raw, sep) {
-                Some(n) => {
+                Some((n, marked)) => {
                     counted += 1;
                     long += usize::from(raw.len() > 64);
+                    with_marks += usize::from(marked > 0);
                     assert!(split.is_ok(), "{raw:?} {sep:?}");
                     assert_eq!(n, out.len(), "{raw:?} {sep:?}");
-                    assert!(out.iter().all(|e| !e.marked && !e.quoted), "{raw:?}");
+                    let want = out.iter().filter(|e| e.marked).count();
+                    assert_eq!(marked, want, "{raw:?} {sep:?}");
+                    assert!(out.iter().all(|e| !e.quoted), "{raw:?}");
                 }
                 None => declined += 1,
             }
         }
     }
     assert!(
-        counted > 5_000 && declined > 5_000 && long > 1_000,
-        "{counted} {declined} {long}"
+        counted > 5_000 && declined > 5_000 && long > 1_000 && with_marks > 1_000,
+        "{counted} {declined} {long} {with_marks}"
     );
 }
 
@@ -287,4 +293,33 @@ fn entries_split_at_first_unescaped_equals() {
     assert_eq!(split_entry(" k = a=b "), Some(("k", "a=b")));
     assert_eq!(split_entry("k\\=v"), None);
     assert_eq!(split_entry("noeq"), None);
+}
+
+/// `unescape_into` resolves the valid escapes (ASCII, `\n`, a non-ASCII
+/// separator), keeps an invalid escape and a dangling backslash as written,
+/// and appends to what the buffer held.
+#[test]
+fn unescaping_resolves_valid_escapes_and_keeps_the_rest() {
+    let cases = [
+        (r#"a\,b\|c\*d\"e\\f"#, ',', "a,b|c*d\"e\\f"),
+        (r"line\nnext", ',', "line\nnext"),
+        (r"a\;b\,c", ';', "a;b,c"),
+        ("a\\·b", '·', "a·b"),
+        ("a\\·b", ',', "a\\·b"),
+        (r"a\xb\;", ',', r"a\xb\;"),
+        (r"end\", ',', r"end\"),
+        (r"\\\", ',', r"\\"),
+        ("", ',', ""),
+        (
+            "no escapes at all, longer than sixteen bytes",
+            ',',
+            "no escapes at all, longer than sixteen bytes",
+        ),
+    ];
+    for (raw, sep, want) in cases {
+        let mut out = String::from("kept:");
+        unescape_into(raw, sep, &mut out);
+        assert_eq!(out, format!("kept:{want}"), "{raw:?} sep {sep:?}");
+        assert_eq!(unescape(raw, sep), want, "{raw:?} sep {sep:?}");
+    }
 }
