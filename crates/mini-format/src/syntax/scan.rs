@@ -83,12 +83,15 @@ pub fn find_escape_candidate<const SEP: bool>(bytes: &[u8], from: usize, sep: u8
 /// `wide` crate (SSE2 on x86-64, NEON on aarch64): for a byte value, one
 /// bit per byte equal to it (bit `k` for byte `base + k`; bytes past the
 /// end of the line hold no bit). A block is loaded once and asked for as
-/// many masks as its reader needs; the last, partial block of a line is
-/// copied into a zero-padded one, out of the hot loop, so that every
-/// block is read by the same short code (ADR 0034: the code a record
-/// runs must stay small).
+/// many masks as its reader needs. The last, partial block of a text of
+/// 64 bytes or more is read as the text's last 64 bytes, its masks shifted
+/// down to `base` (no copy); only a shorter text is copied into a
+/// zero-padded block, out of the hot loop (ADR 0034, 0035: the code a
+/// record runs must stay small).
 pub struct Block {
     lanes: [wide::u8x16; 4],
+    /// How far the lanes start before `base` (an overlapping last block).
+    shift: u32,
     /// The bits of the bytes that are in the line.
     live: u64,
 }
@@ -98,9 +101,21 @@ impl Block {
     /// block).
     #[inline(always)]
     pub fn load(bytes: &[u8], base: usize) -> Block {
-        let (b, live) = match bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
-            Some(full) => (*full, u64::MAX),
-            None => Block::tail(bytes, base),
+        let (b, shift, live) = match bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
+            Some(full) => (*full, 0, u64::MAX),
+            None => match bytes.last_chunk::<64>() {
+                // `base + 64 > len >= 64`: the lanes start `shift` bytes
+                // before `base`, and the bits above the end are gone once
+                // shifted
+                Some(last) => {
+                    let shift = (base + 64 - bytes.len()).min(64) as u32;
+                    (*last, shift, u64::MAX.checked_shr(shift).unwrap_or(0))
+                }
+                None => {
+                    let (b, live) = Block::tail(bytes, base);
+                    (b, 0, live)
+                }
+            },
         };
         let lane = |k: usize| {
             let mut v = [0u8; 16];
@@ -109,12 +124,13 @@ impl Block {
         };
         Block {
             lanes: [lane(0), lane(1), lane(2), lane(3)],
+            shift,
             live,
         }
     }
 
-    /// The last bytes of a line (fewer than 64), zero-padded, and the bits
-    /// they hold.
+    /// The last bytes of a text shorter than 64 bytes, zero-padded, and
+    /// the bits they hold.
     #[inline(never)]
     fn tail(bytes: &[u8], base: usize) -> ([u8; 64], u64) {
         let rest = bytes.get(base..).unwrap_or_default();
@@ -122,6 +138,12 @@ impl Block {
         let n = rest.len().min(64);
         b[..n].copy_from_slice(&rest[..n]);
         (b, 1u64.checked_shl(n as u32).map_or(u64::MAX, |x| x - 1))
+    }
+
+    /// A mask of the lanes' bits, moved to the block's own bits.
+    #[inline(always)]
+    fn place(&self, m: u64) -> u64 {
+        m.checked_shr(self.shift).unwrap_or(0) & self.live
     }
 
     /// One bit per byte equal to `b`.
@@ -132,7 +154,7 @@ impl Block {
         for (k, lane) in self.lanes.iter().enumerate() {
             m |= u64::from(lane.cmp_eq(v).move_mask() as u16) << (16 * k);
         }
-        m & self.live
+        self.place(m)
     }
 
     /// The masks of `set`.
@@ -153,7 +175,7 @@ impl Block {
             }
             m |= u64::from(any.move_mask() as u16) << (16 * k);
         }
-        m & self.live
+        self.place(m)
     }
 
     /// The masks of `set` over `bytes[base..base + 64]`.
