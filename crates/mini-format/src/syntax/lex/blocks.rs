@@ -41,13 +41,13 @@ pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a
         while pipes != 0 {
             let k = pipes.trailing_zeros() as usize;
             pipes &= pipes - 1;
-            escaped |= backslash & bits_between(from, k) != 0;
+            escaped |= backslash != 0 && backslash & bits_between(from, k) != 0;
             push_field_exact(line, start, base + k, escaped, out);
             start = base + k + 1;
             from = k + 1;
             escaped = false;
         }
-        escaped |= backslash & bits_between(from, 64) != 0;
+        escaped |= backslash != 0 && backslash & bits_between(from, 64) != 0;
         base += 64;
     }
     if carry != 0 {
@@ -215,13 +215,13 @@ pub(super) fn plain_list<'a>(
         while seps != 0 {
             let k = seps.trailing_zeros() as usize;
             seps &= seps - 1;
-            escaped |= backslash & bits_between(from, k) != 0;
+            escaped |= backslash != 0 && backslash & bits_between(from, k) != 0;
             push_plain::<true>(&raw[start..base + k], escaped, char::from(sep), out, decode);
             start = base + k + 1;
             from = k + 1;
             escaped = false;
         }
-        escaped |= backslash & bits_between(from, 64) != 0;
+        escaped |= backslash != 0 && backslash & bits_between(from, 64) != 0;
         base += 64;
     }
     push_plain::<true>(&raw[start..], escaped, char::from(sep), out, decode);
