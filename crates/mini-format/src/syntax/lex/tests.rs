@@ -323,3 +323,43 @@ fn unescaping_resolves_valid_escapes_and_keeps_the_rest() {
         assert_eq!(unescape(raw, sep), want, "{raw:?} sep {sep:?}");
     }
 }
+
+/// Unquoted elements split on the block masks read as the grammar reads
+/// them: valid escapes (`\n` too) across 64-byte blocks, many in one
+/// element, invalid and dangling ones kept as written, escaped and
+/// unescaped markers, trimmed spaces, an escaped separator.
+#[test]
+fn plain_elements_decoded_on_the_masks_read_as_the_grammar() {
+    let tokens = [
+        "a", "xyz", "wwwwwwwwwwwwwwwwwwww", " ", "é", "·", r"\,", r"\;", r"\\", r"\n", r"\*",
+        r"\|", r#"\""#, r"\·", ",", ";", "*", " *",
+    ];
+    let mut rng = crate::test_rng(0x9a1e_e5c4_0000_0001);
+    let (mut decoded, mut long) = (0, 0);
+    for round in 0..30_000 {
+        let len = (rng() % 40) as usize;
+        let mut raw: String = (0..len)
+            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
+            .collect();
+        match round % 13 {
+            0 => raw.push('\\'),
+            1 => {
+                let at = (raw.len() / 2..=raw.len())
+                    .find(|&i| raw.is_char_boundary(i))
+                    .unwrap_or(raw.len());
+                raw.insert_str(at, r"\q");
+            }
+            _ => {}
+        }
+        long += usize::from(raw.len() > 64);
+        for sep in [',', ';', '·'] {
+            let (mut fast, mut nom) = (vec![], vec![]);
+            let got = split_list(&raw, sep, &mut fast);
+            let want = split_list_nom(&raw, sep, &mut nom);
+            assert_eq!(got, want, "{raw:?} {sep:?}");
+            assert_eq!(fast, nom, "{raw:?} {sep:?}");
+            decoded += fast.iter().filter(|e| matches!(e.text, Cow::Owned(_))).count();
+        }
+    }
+    assert!(decoded > 20_000 && long > 5_000, "{decoded} decoded, {long} long");
+}
