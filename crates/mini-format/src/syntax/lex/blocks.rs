@@ -11,7 +11,7 @@ use super::*;
 /// with `out` cleared, at the first invalid or dangling escape (the `nom`
 /// grammar then splits the line and reports it).
 pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>) -> bool {
-    use crate::syntax::scan::{escaped_bits, not_escapable, Block};
+    use crate::syntax::scan::{escaped_bits, Block};
     out.clear();
     let Ok(sep_byte) = u8::try_from(sep) else {
         return split_fields_memchr(line, sep, out);
@@ -30,7 +30,7 @@ pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a
             let esc = escaped_bits(backslash, &mut carry);
             // an escape of anything else (a dangling one escapes the zero
             // past the end): the grammar reports it
-            if not_escapable(bytes, base, esc, sep_byte) != 0 {
+            if esc & !block.escapable(sep_byte) != 0 {
                 out.clear();
                 return false;
             }
@@ -123,7 +123,7 @@ fn split_fields_memchr<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>
 /// and whether the body before it has no `""` or escape. `None` when an
 /// escape before the close is not one (or dangles), or nothing closes.
 pub(super) fn find_close(body: &str, sep: u8) -> Option<(usize, bool, bool)> {
-    use crate::syntax::scan::{escaped_bits, not_escapable, Block};
+    use crate::syntax::scan::{escaped_bits, Block};
     let bytes = body.as_bytes();
     let (mut carry, mut base) = (0u64, 0usize);
     // quotes before `skip` are the second of a `""`; `plain`: no `""` or
@@ -140,7 +140,7 @@ pub(super) fn find_close(body: &str, sep: u8) -> Option<(usize, bool, bool)> {
         let mut invalid = 0;
         if backslash != 0 || carry != 0 {
             esc = escaped_bits(backslash, &mut carry);
-            invalid = not_escapable(bytes, base, esc, sep);
+            invalid = esc & !block.escapable(sep);
             quotes &= !esc;
         }
         while quotes != 0 {

@@ -331,8 +331,24 @@ fn unescaping_resolves_valid_escapes_and_keeps_the_rest() {
 #[test]
 fn plain_elements_decoded_on_the_masks_read_as_the_grammar() {
     let tokens = [
-        "a", "xyz", "wwwwwwwwwwwwwwwwwwww", " ", "é", "·", r"\,", r"\;", r"\\", r"\n", r"\*",
-        r"\|", r#"\""#, r"\·", ",", ";", "*", " *",
+        "a",
+        "xyz",
+        "wwwwwwwwwwwwwwwwwwww",
+        " ",
+        "é",
+        "·",
+        r"\,",
+        r"\;",
+        r"\\",
+        r"\n",
+        r"\*",
+        r"\|",
+        r#"\""#,
+        r"\·",
+        ",",
+        ";",
+        "*",
+        " *",
     ];
     let mut rng = crate::test_rng(0x9a1e_e5c4_0000_0001);
     let (mut decoded, mut long) = (0, 0);
@@ -358,8 +374,14 @@ fn plain_elements_decoded_on_the_masks_read_as_the_grammar() {
             let want = split_list_nom(&raw, sep, &mut nom);
             assert_eq!(got, want, "{raw:?} {sep:?}");
             assert_eq!(fast, nom, "{raw:?} {sep:?}");
-            decoded += fast.iter().filter(|e| matches!(e.text, Cow::Owned(_))).count();
+            decoded += fast
+                .iter()
+                .filter(|e| matches!(e.text, Cow::Owned(_)))
+                .count();
         }
     }
-    assert!(decoded > 20_000 && long > 5_000, "{decoded} decoded, {long} long");
+    assert!(
+        decoded > 20_000 && long > 5_000,
+        "{decoded} decoded, {long} long"
+    );
 }
