@@ -210,6 +210,32 @@ fn steps<'a, S: Sink<'a>>(
                         continue;
                     }
                 }
+                if !text_items {
+                    // numbers, bools, names with no quote, marker or
+                    // escape: typed straight from the text
+                    if let Some((n, pieces)) = syntax::plain_elements(raw.raw, sep) {
+                        let count = count.map(|c| counts[usize::from(c)]);
+                        if !arity_allows(n, arity, count) {
+                            return false;
+                        }
+                        sink.begin_list(i, n);
+                        for piece in pieces {
+                            if piece.is_empty() {
+                                return false;
+                            }
+                            match check_atom(Cow::Borrowed(piece), item, false) {
+                                Ok(a) => sink.element(a, false),
+                                Err(_) => return false,
+                            }
+                        }
+                        // no element is marked
+                        if marker.is_some_and(|rule| !rule.allows(0)) {
+                            return false;
+                        }
+                        sink.end_list(i, step);
+                        continue;
+                    }
+                }
                 let split = if text_items && !S::VALUES {
                     syntax::split_list_unread
                 } else {
@@ -249,6 +275,36 @@ fn steps<'a, S: Sink<'a>>(
                 kept
             }
             StepKind::Tuple(comps) => {
+                if let Some((n, pieces)) = syntax::plain_elements(raw.raw, sep) {
+                    // components with no quote, marker or escape: typed
+                    // straight from the text
+                    if n != comps.len() {
+                        return false;
+                    }
+                    let kept = comps.iter().zip(pieces).all(|(c, piece)| {
+                        if piece.is_empty() {
+                            sink.component(None);
+                            return c.optional;
+                        }
+                        if !S::VALUES && c.scalar.ty == ScalarType::Float {
+                            return check_float(Cow::Borrowed(piece), &c.scalar, true).is_ok();
+                        }
+                        match check_atom(Cow::Borrowed(piece), &c.scalar, true) {
+                            Ok(a) => {
+                                sink.component(Some(a));
+                                true
+                            }
+                            Err(_) => false,
+                        }
+                    });
+                    if kept {
+                        sink.end_tuple(i);
+                    }
+                    if !kept {
+                        return false;
+                    }
+                    continue;
+                }
                 if syntax::split_list(raw.raw, sep, elements).is_err()
                     || elements.len() != comps.len()
                 {
@@ -383,6 +439,18 @@ mod tests {
         ] {
             same(bad, &c);
         }
+        // marked lists of ints: one with no marker is read plain, and
+        // must still keep its marker rule
+        let m = Contract::from_json(
+            r#"{"prefix": "m", "core": [
+                  {"name": "v", "type": "mlist", "item": "int", "marker": "exactly_one",
+                   "json": {"items": "v", "selected": "vs"}},
+                  {"name": "w", "type": "mlist", "item": "int", "marker": "at_most_one",
+                   "json": {"items": "w", "selected": "ws"}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(same("m|n=2\n1,2*,3|4,5\n7*|8*", &m), 2);
+        assert_eq!(same("m|n=1\n1,2,3|4", &m), 0);
         // every one-byte edit of the valid document (a deletion, or one of
         // the structural characters in its place): the same diagnostics
         for edit in crate::one_byte_edits(

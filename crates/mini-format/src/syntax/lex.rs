@@ -546,6 +546,52 @@ fn push_plain<'a, const SURE: bool>(
     });
 }
 
+/// The elements of a list text that needs no element grammar: no quote,
+/// no marker, no escape, under an ASCII separator. Each is the trimmed
+/// text between two separators, as [`split_list`] gives it (its marker
+/// flag false, its text borrowed), and how many there are (an empty text
+/// has none). `None` for any other text: the element path decides.
+/// Byte loops, no search set up: such texts are a few numbers.
+pub fn plain_elements(raw: &str, sep: char) -> Option<(usize, PlainElements<'_>)> {
+    let sep = u8::try_from(sep).ok().filter(u8::is_ascii)?;
+    let bytes = raw.as_bytes();
+    let mut count = usize::from(!bytes.is_empty());
+    for &b in bytes {
+        if matches!(b, b'"' | b'*' | b'\\') {
+            return None;
+        }
+        count += usize::from(b == sep);
+    }
+    let rest = (!raw.is_empty()).then_some(raw);
+    Some((count, PlainElements { rest, sep }))
+}
+
+/// The elements [`plain_elements`] found, in order.
+#[derive(Debug, Clone)]
+pub struct PlainElements<'a> {
+    rest: Option<&'a str>,
+    sep: u8,
+}
+
+impl<'a> Iterator for PlainElements<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        match rest.bytes().position(|b| b == self.sep) {
+            // the separator is ASCII: `p` and `p + 1` are boundaries
+            Some(p) => {
+                self.rest = rest.get(p + 1..);
+                rest.get(..p).map(trim_raw)
+            }
+            None => {
+                self.rest = None;
+                Some(trim_raw(rest))
+            }
+        }
+    }
+}
+
 /// Splits the raw text of a list-typed field (`list ::= ( element ( SEP
 /// element )* )?`) into elements, pushed to `out` (cleared first).
 ///

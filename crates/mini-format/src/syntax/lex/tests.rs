@@ -385,3 +385,43 @@ fn plain_elements_decoded_on_the_masks_read_as_the_grammar() {
         "{decoded} decoded, {long} long"
     );
 }
+
+/// A list text with no quote, marker or escape has the elements
+/// `split_list` reads (trimmed, none marked, borrowed) and their count;
+/// any other text is left to the element path.
+#[test]
+fn plain_elements_are_the_split_lists() {
+    let tokens = [
+        "1", "-2.5", "x", " ", "\t", ",", ";", "é", "·", "\"", "*", r"\,",
+    ];
+    let mut rng = crate::test_rng(0x91a1_e1e3_0000_0001);
+    let (mut plain, mut left) = (0, 0);
+    for _ in 0..20_000 {
+        let len = (rng() % 12) as usize;
+        let raw: String = (0..len)
+            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
+            .collect();
+        let raw = trim_raw(&raw);
+        for sep in [',', ';', '·'] {
+            let mut out = vec![];
+            let split = split_list(raw, sep, &mut out);
+            match plain_elements(raw, sep) {
+                Some((n, pieces)) => {
+                    plain += 1;
+                    assert!(split.is_ok(), "{raw:?} {sep:?}");
+                    let pieces: Vec<&str> = pieces.collect();
+                    assert_eq!(n, pieces.len(), "{raw:?} {sep:?}");
+                    let want: Vec<&str> = out.iter().map(|e| e.text.as_ref()).collect();
+                    assert_eq!(pieces, want, "{raw:?} {sep:?}");
+                    assert!(out.iter().all(|e| !e.marked), "{raw:?}");
+                }
+                None => {
+                    left += 1;
+                    let needs = raw.contains(['"', '*', '\\']) || !sep.is_ascii();
+                    assert!(needs, "{raw:?} {sep:?} left to the element path");
+                }
+            }
+        }
+    }
+    assert!(plain > 10_000 && left > 10_000, "{plain} {left}");
+}
