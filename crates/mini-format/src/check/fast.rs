@@ -14,6 +14,7 @@
 
 use super::record::arity_allows;
 use super::*;
+use crate::contract::Component;
 use crate::plan::{Plan, Step, StepKind};
 
 /// What the walk hands on of a line, step by step, to its consumer: the
@@ -275,60 +276,25 @@ fn steps<'a, S: Sink<'a>>(
                 kept
             }
             StepKind::Tuple(comps) => {
-                if let Some((n, pieces)) = syntax::plain_elements(raw.raw, sep) {
+                let kept = match syntax::plain_elements(raw.raw, sep) {
                     // components with no quote, marker or escape: typed
                     // straight from the text
-                    if n != comps.len() {
-                        return false;
+                    Some((n, pieces)) => {
+                        n == comps.len()
+                            && comps
+                                .iter()
+                                .zip(pieces)
+                                .all(|(c, piece)| component(sink, c, Cow::Borrowed(piece)))
                     }
-                    let kept = comps.iter().zip(pieces).all(|(c, piece)| {
-                        if piece.is_empty() {
-                            sink.component(None);
-                            return c.optional;
-                        }
-                        if !S::VALUES && c.scalar.ty == ScalarType::Float {
-                            return check_float(Cow::Borrowed(piece), &c.scalar, true).is_ok();
-                        }
-                        match check_atom(Cow::Borrowed(piece), &c.scalar, true) {
-                            Ok(a) => {
-                                sink.component(Some(a));
-                                true
-                            }
-                            Err(_) => false,
-                        }
-                    });
-                    if kept {
-                        sink.end_tuple(i);
+                    None => {
+                        syntax::split_list(raw.raw, sep, elements).is_ok()
+                            && elements.len() == comps.len()
+                            && comps
+                                .iter()
+                                .zip(elements.drain(..))
+                                .all(|(c, e)| !e.marked && component(sink, c, e.text))
                     }
-                    if !kept {
-                        return false;
-                    }
-                    continue;
-                }
-                if syntax::split_list(raw.raw, sep, elements).is_err()
-                    || elements.len() != comps.len()
-                {
-                    return false;
-                }
-                let kept = comps.iter().zip(elements.drain(..)).all(|(c, e)| {
-                    if e.marked {
-                        return false;
-                    }
-                    if e.text.is_empty() {
-                        sink.component(None);
-                        return c.optional;
-                    }
-                    if !S::VALUES && c.scalar.ty == ScalarType::Float {
-                        return check_float(e.text, &c.scalar, true).is_ok();
-                    }
-                    match check_atom(e.text, &c.scalar, true) {
-                        Ok(a) => {
-                            sink.component(Some(a));
-                            true
-                        }
-                        Err(_) => false,
-                    }
-                });
+                };
                 if kept {
                     sink.end_tuple(i);
                 }
@@ -340,6 +306,26 @@ fn steps<'a, S: Sink<'a>>(
         }
     }
     true
+}
+
+/// One tuple component's (unmarked) text, typed and handed to `sink`:
+/// whether it keeps its rules (an empty one: whether it is optional).
+#[inline(always)]
+fn component<'a, S: Sink<'a>>(sink: &mut S, c: &Component, text: Cow<'a, str>) -> bool {
+    if text.is_empty() {
+        sink.component(None);
+        return c.optional;
+    }
+    if !S::VALUES && c.scalar.ty == ScalarType::Float {
+        return check_float(text, &c.scalar, true).is_ok();
+    }
+    match check_atom(text, &c.scalar, true) {
+        Ok(a) => {
+            sink.component(Some(a));
+            true
+        }
+        Err(_) => false,
+    }
 }
 
 /// Validation of one document: the engine, the walk, and the reused
