@@ -18,6 +18,12 @@ A line count well past 8 × 64 = 512, or sets holding more than 8 hot
 lines, means the record's code is evicted before the next record runs it
 again (see docs/performance.md, fourth round, and ADR 0034). Deterministic
 for a given binary and input, like the instruction counts.
+
+A profile written with `--cache-sim=yes` (and `--branch-sim=yes`) also
+gets the simulated L1 instruction-cache misses (and branch mispredictions)
+per record: what the line count predicts, counted. Neither is a clock:
+the sixth round (ADR 0036) found changes that cut the simulated misses by
+a third and moved the time by 1%.
 """
 
 import collections
@@ -34,11 +40,16 @@ def hot_lines(path, records):
     names = {}
     cost = collections.Counter()
     owner = {}
+    totals = collections.Counter()
+    events = []
     addr = 0
     fn = None
     after_call = False
     with open(path) as f:
         for line in f:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+                continue
             if line.startswith(("fn=", "cfn=")):
                 m = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.strip())
                 if m:
@@ -67,15 +78,18 @@ def hot_lines(path, records):
             if after_call:
                 after_call = False
                 continue
-            # positions: instr line; then the events (Ir first)
+            # positions: instr line; then the events (Ir first); an event
+            # left out at the end of a line is zero
             if len(parts) > 2:
                 cost[addr] += int(parts[2])
                 owner[addr >> 6] = fn
+                for name, v in zip(events, parts[2:]):
+                    totals[name] += int(v)
     per_line = collections.Counter()
     for a, c in cost.items():
         per_line[a >> 6] += c
     hot = [k for k, c in per_line.items() if c >= records]
-    return hot, owner
+    return hot, owner, totals
 
 
 def main():
@@ -83,7 +97,7 @@ def main():
         sys.exit(__doc__)
     path, records = sys.argv[1], int(sys.argv[2])
     top = int(sys.argv[3]) if len(sys.argv) > 3 else 15
-    hot, owner = hot_lines(path, records)
+    hot, owner, totals = hot_lines(path, records)
     sets = collections.Counter(k % SETS for k in hot)
     over = sum(1 for n in sets.values() if n > WAYS)
     print(
@@ -91,6 +105,17 @@ def main():
         f"fullest set {max(sets.values(), default=0)} lines, "
         f"{over} of {SETS} sets over {WAYS}"
     )
+    simulated = [
+        (label, totals[event] / records)
+        for event, label in (
+            ("I1mr", "I1 misses"),
+            ("Bcm", "conditional mispredictions"),
+            ("Bim", "indirect mispredictions"),
+        )
+        if event in totals
+    ]
+    if simulated:
+        print("per record (simulated): " + ", ".join(f"{label} {v:.1f}" for label, v in simulated))
     for name, n in collections.Counter(owner.get(k) for k in hot).most_common(top):
         print(f"{n:5}  {(name or '?')[:140]}")
 

@@ -27,20 +27,30 @@ pub(crate) trait Sink<'a> {
     /// verdict without typing a value (a `str` list counted from the block
     /// masks, a float read as a double, a `str` left escaped).
     const VALUES: bool;
+    /// Whether the consumer takes a number as the value the walk read
+    /// ([`Num`]: a short canonical int, a float's double) instead of its
+    /// text, which it would read again. Only with `VALUES`.
+    const NUMBERS: bool = false;
     /// Step `i` has no value in the line (an empty optional field, an
     /// absent extension): its default.
     fn absent(&mut self, _i: usize, _step: &Step<'_>) {}
     /// The typed value of scalar step `i`.
     fn scalar(&mut self, _i: usize, _atom: Atom<'a>) {}
+    /// The value of scalar step `i`, a number already read (`NUMBERS`).
+    fn number(&mut self, _i: usize, _n: Num) {}
     /// List step `i` has `len` elements (its arity kept): they follow.
     fn begin_list(&mut self, _i: usize, _len: usize) {}
     /// The next element of the list being walked.
     fn element(&mut self, _atom: Atom<'a>, _marked: bool) {}
+    /// The next element, a number already read (`NUMBERS`).
+    fn element_number(&mut self, _n: Num, _marked: bool) {}
     /// The end of list step `i` (its elements and markers kept the rules).
     fn end_list(&mut self, _i: usize, _step: &Step<'_>) {}
     /// The next component of the tuple being walked (`None`: empty and
     /// optional).
     fn component(&mut self, _atom: Option<Atom<'a>>) {}
+    /// The next component, a number already read (`NUMBERS`).
+    fn component_number(&mut self, _n: Num) {}
     /// The end of tuple step `i`.
     fn end_tuple(&mut self, _i: usize) {}
 }
@@ -48,6 +58,56 @@ pub(crate) trait Sink<'a> {
 /// Verdicts only.
 impl Sink<'_> for () {
     const VALUES: bool = false;
+}
+
+/// A number the walk has read to its value for a consumer that takes
+/// numbers ([`Sink::NUMBERS`]): its canonical JSON is this value, so the
+/// consumer does not read the text again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Num {
+    /// A canonical int of up to 18 digits (`check_small_int`).
+    Int(i64),
+    /// A float's double, as the canonical number has it (`check_float`:
+    /// correctly rounded, a zero without sign).
+    Float(f64),
+}
+
+/// Types the text of a number for a consumer that takes numbers: the
+/// verdict, the value handed to `to_sink` as a [`Num`], or, for an int
+/// the fast path does not decide (long, or not canonical), as the atom
+/// `check_atom` gives. `None`: `spec` is not a number type (the caller
+/// types the text as an atom).
+#[inline(always)]
+fn number_value<'a>(
+    text: Cow<'a, str>,
+    spec: &Scalar,
+    ranged: bool,
+    to_sink: impl FnOnce(Result<Num, Atom<'a>>),
+) -> Option<bool> {
+    match spec.ty {
+        ScalarType::Float => Some(match check_float(text, spec, ranged) {
+            Ok(v) => {
+                to_sink(Ok(Num::Float(v)));
+                true
+            }
+            Err(_) => false,
+        }),
+        ScalarType::Int => Some(match check_small_int(&text, spec, ranged) {
+            Some(Ok(v)) => {
+                to_sink(Ok(Num::Int(v)));
+                true
+            }
+            Some(Err(_)) => false,
+            None => match check_atom(text, spec, ranged) {
+                Ok(a) => {
+                    to_sink(Err(a));
+                    true
+                }
+                Err(_) => false,
+            },
+        }),
+        _ => None,
+    }
 }
 
 /// The compiled walk of a document's record lines, shared by
@@ -173,6 +233,13 @@ fn steps<'a, S: Sink<'a>>(
                     check_float(raw.text(sep), s, true).is_ok()
                 }
                 None if !S::VALUES => check_atom(raw.text(sep), s, true).is_ok(),
+                None if S::NUMBERS && matches!(s.ty, ScalarType::Float | ScalarType::Int) => {
+                    number_value(raw.text(sep), s, true, |n| match n {
+                        Ok(n) => sink.number(i, n),
+                        Err(a) => sink.scalar(i, a),
+                    })
+                    .unwrap_or(false)
+                }
                 unique => match check_atom(raw.text(sep), s, true) {
                     Ok(a) => {
                         if let Some(u) = unique {
@@ -221,12 +288,9 @@ fn steps<'a, S: Sink<'a>>(
                         }
                         sink.begin_list(i, n);
                         for piece in pieces {
-                            if piece.is_empty() {
+                            if piece.is_empty() || !element(sink, item, Cow::Borrowed(piece), false)
+                            {
                                 return false;
-                            }
-                            match check_atom(Cow::Borrowed(piece), item, false) {
-                                Ok(a) => sink.element(a, false),
-                                Err(_) => return false,
                             }
                         }
                         // no element is marked
@@ -257,13 +321,8 @@ fn steps<'a, S: Sink<'a>>(
                         if S::VALUES {
                             sink.element(Atom::Str(e.text), e.marked);
                         }
-                    } else if e.text.is_empty() {
+                    } else if e.text.is_empty() || !element(sink, item, e.text, e.marked) {
                         return false;
-                    } else {
-                        match check_atom(e.text, item, false) {
-                            Ok(a) => sink.element(a, e.marked),
-                            Err(_) => return false,
-                        }
                     }
                 }
                 let kept = match marker {
@@ -319,9 +378,36 @@ fn component<'a, S: Sink<'a>>(sink: &mut S, c: &Component, text: Cow<'a, str>) -
     if !S::VALUES && c.scalar.ty == ScalarType::Float {
         return check_float(text, &c.scalar, true).is_ok();
     }
+    if S::NUMBERS && matches!(c.scalar.ty, ScalarType::Float | ScalarType::Int) {
+        return number_value(text, &c.scalar, true, |n| match n {
+            Ok(n) => sink.component_number(n),
+            Err(a) => sink.component(Some(a)),
+        })
+        .unwrap_or(false);
+    }
     match check_atom(text, &c.scalar, true) {
         Ok(a) => {
             sink.component(Some(a));
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// One (non-empty) list element's text, typed and handed to `sink`:
+/// whether it keeps its rules.
+#[inline(always)]
+fn element<'a, S: Sink<'a>>(sink: &mut S, item: &Scalar, text: Cow<'a, str>, marked: bool) -> bool {
+    if S::NUMBERS && matches!(item.ty, ScalarType::Float | ScalarType::Int) {
+        return number_value(text, item, false, |n| match n {
+            Ok(n) => sink.element_number(n, marked),
+            Err(a) => sink.element(a, marked),
+        })
+        .unwrap_or(false);
+    }
+    match check_atom(text, item, false) {
+        Ok(a) => {
+            sink.element(a, marked);
             true
         }
         Err(_) => false,

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 pub use engine::{document_errors, Checked, Engine, Finished};
-pub(crate) use fast::{Sink, Validator, Walk};
+pub(crate) use fast::{Num, Sink, Validator, Walk};
 pub use header::check_header;
 pub use hint::{
     end_note, header_hint, looks_like_fence, looks_like_prose, without_end_note, EXTRACT_REMEDY,

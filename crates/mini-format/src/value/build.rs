@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::{check_marker, Atom, FieldValue, HeaderInfo, HeaderValue, Selection, Sink};
+use crate::check::{check_marker, Atom, FieldValue, HeaderInfo, HeaderValue, Num, Selection, Sink};
 use crate::contract::{Component, Contract, Kind};
 use crate::number;
 use crate::plan::{Step, StepKind};
@@ -37,6 +37,20 @@ pub(crate) fn atom_to_json(a: Atom<'_>) -> Value {
             Some(text) => number_value(&text),
             None => number_value(&s),
         },
+    }
+}
+
+/// The canonical JSON of a number the walk has read to its value: the
+/// same value [`atom_to_json`] builds from its canonical text (an int as
+/// `i64`; a float as the double of its canonical text, which is the
+/// double the walk read: correctly rounded, a zero without sign). Only
+/// without `arbitrary_precision`, which keeps a float's digits as written.
+fn num_to_json(n: Num) -> Value {
+    match n {
+        Num::Int(v) => Value::from(v),
+        // the walk refuses a float that is not finite (E06): `from_f64`
+        // always has a number here
+        Num::Float(v) => serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
     }
 }
 
@@ -239,6 +253,7 @@ pub(crate) struct RecordSink<'b> {
 
 impl<'a> Sink<'a> for RecordSink<'_> {
     const VALUES: bool = true;
+    const NUMBERS: bool = !number::ARBITRARY_PRECISION;
 
     fn absent(&mut self, _i: usize, step: &Step<'_>) {
         self.values
@@ -252,6 +267,10 @@ impl<'a> Sink<'a> for RecordSink<'_> {
         self.values.push(atom_to_json(atom));
     }
 
+    fn number(&mut self, _i: usize, n: Num) {
+        self.values.push(num_to_json(n));
+    }
+
     fn begin_list(&mut self, _i: usize, len: usize) {
         self.items = Vec::with_capacity(len);
         self.marked.clear();
@@ -262,6 +281,13 @@ impl<'a> Sink<'a> for RecordSink<'_> {
             self.marked.push(self.items.len());
         }
         self.items.push(atom_to_json(atom));
+    }
+
+    fn element_number(&mut self, n: Num, marked: bool) {
+        if marked {
+            self.marked.push(self.items.len());
+        }
+        self.items.push(num_to_json(n));
     }
 
     fn end_list(&mut self, _i: usize, step: &Step<'_>) {
@@ -279,6 +305,10 @@ impl<'a> Sink<'a> for RecordSink<'_> {
 
     fn component(&mut self, atom: Option<Atom<'a>>) {
         self.parts.push(atom.map_or(Value::Null, atom_to_json));
+    }
+
+    fn component_number(&mut self, n: Num) {
+        self.parts.push(num_to_json(n));
     }
 
     fn end_tuple(&mut self, i: usize) {
