@@ -31,6 +31,9 @@ pub(crate) trait Sink<'a> {
     /// ([`Num`]: a short canonical int, a float's double) instead of its
     /// text, which it would read again. Only with `VALUES`.
     const NUMBERS: bool = false;
+    /// Whether the walk may read a number without keeping its text: a
+    /// consumer of verdicts only, or one that takes numbers.
+    const TEXTLESS_NUMBERS: bool = Self::NUMBERS || !Self::VALUES;
     /// Step `i` has no value in the line (an empty optional field, an
     /// absent extension): its default.
     fn absent(&mut self, _i: usize, _step: &Step<'_>) {}
@@ -229,29 +232,40 @@ fn steps<'a, S: Sink<'a>>(
                 true
             }
             StepKind::Scalar(s) => match step.unique {
-                None if !S::VALUES && s.ty == ScalarType::Float => {
-                    check_float(raw.text(sep), s, true).is_ok()
-                }
-                None if !S::VALUES => check_atom(raw.text(sep), s, true).is_ok(),
-                None if S::NUMBERS && matches!(s.ty, ScalarType::Float | ScalarType::Int) => {
+                None if S::TEXTLESS_NUMBERS
+                    && matches!(s.ty, ScalarType::Float | ScalarType::Int) =>
+                {
                     number_value(raw.text(sep), s, true, |n| match n {
                         Ok(n) => sink.number(i, n),
                         Err(a) => sink.scalar(i, a),
                     })
                     .unwrap_or(false)
                 }
-                unique => match check_atom(raw.text(sep), s, true) {
-                    Ok(a) => {
-                        if let Some(u) = unique {
-                            let key = &mut keys[usize::from(u)];
+                None if !S::VALUES => check_atom(raw.text(sep), s, true).is_ok(),
+                Some(u) if s.ty == ScalarType::Int => {
+                    // a unique int: a short canonical one is its own key
+                    let key = &mut keys[usize::from(u)];
+                    let text = raw.text(sep);
+                    match check_small_int(&text, s, true) {
+                        Some(Ok(v)) => {
                             key.clear();
-                            a.unique_key(key);
+                            key.push('i');
+                            key.push_str(&text);
+                            if S::NUMBERS {
+                                sink.number(i, Num::Int(v));
+                            } else {
+                                sink.scalar(i, Atom::Int(text));
+                            }
+                            true
                         }
-                        sink.scalar(i, a);
-                        true
+                        Some(Err(_)) => false,
+                        None => scalar_atom(sink, i, Some(key), text, s),
                     }
-                    Err(_) => false,
-                },
+                }
+                unique => {
+                    let key = unique.map(|u| &mut keys[usize::from(u)]);
+                    scalar_atom(sink, i, key, raw.text(sep), s)
+                }
             },
             StepKind::List {
                 item,
@@ -375,10 +389,7 @@ fn component<'a, S: Sink<'a>>(sink: &mut S, c: &Component, text: Cow<'a, str>) -
         sink.component(None);
         return c.optional;
     }
-    if !S::VALUES && c.scalar.ty == ScalarType::Float {
-        return check_float(text, &c.scalar, true).is_ok();
-    }
-    if S::NUMBERS && matches!(c.scalar.ty, ScalarType::Float | ScalarType::Int) {
+    if S::TEXTLESS_NUMBERS && matches!(c.scalar.ty, ScalarType::Float | ScalarType::Int) {
         return number_value(text, &c.scalar, true, |n| match n {
             Ok(n) => sink.component_number(n),
             Err(a) => sink.component(Some(a)),
@@ -394,11 +405,34 @@ fn component<'a, S: Sink<'a>>(sink: &mut S, c: &Component, text: Cow<'a, str>) -
     }
 }
 
+/// A scalar's text typed as an atom by `check_atom` and handed to `sink`,
+/// its unique key into `key` when it has one: whether it keeps its rules.
+#[inline(always)]
+fn scalar_atom<'a, S: Sink<'a>>(
+    sink: &mut S,
+    i: usize,
+    key: Option<&mut String>,
+    text: Cow<'a, str>,
+    s: &Scalar,
+) -> bool {
+    match check_atom(text, s, true) {
+        Ok(a) => {
+            if let Some(key) = key {
+                key.clear();
+                a.unique_key(key);
+            }
+            sink.scalar(i, a);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
 /// One (non-empty) list element's text, typed and handed to `sink`:
 /// whether it keeps its rules.
 #[inline(always)]
 fn element<'a, S: Sink<'a>>(sink: &mut S, item: &Scalar, text: Cow<'a, str>, marked: bool) -> bool {
-    if S::NUMBERS && matches!(item.ty, ScalarType::Float | ScalarType::Int) {
+    if S::TEXTLESS_NUMBERS && matches!(item.ty, ScalarType::Float | ScalarType::Int) {
         return number_value(text, item, false, |n| match n {
             Ok(n) => sink.element_number(n, marked),
             Err(a) => sink.element(a, marked),

@@ -200,3 +200,40 @@ fn same_json(text: &str, contract: &Contract) {
         .collect();
     assert_eq!(walked, engine, "{text}");
 }
+
+/// A unique int read by the short path (its canonical text is its key)
+/// and one read by `check_atom` (a long one) clash exactly as the
+/// engine's keys do: the same records and diagnostics.
+#[test]
+fn unique_ints_clash_as_the_engine_says() {
+    let c = Contract::from_json(
+        r#"{"prefix": "u", "core": [
+              {"name": "id", "type": "int", "unique": true, "min": -5},
+              {"name": "v", "type": "int", "optional": true}]}"#,
+    )
+    .unwrap();
+    let long = "123456789012345678901234";
+    for ids in [
+        vec!["7", "8", "7"],
+        vec!["7", "07", "+7", "7.0", "-0", "0"],
+        vec![long, "1", long],
+        vec![
+            "999999999999999999",
+            "1000000000000000000",
+            "999999999999999999",
+        ],
+        vec!["-5", "-6", "-5"],
+    ] {
+        let mut text = format!("u|n={}\n", ids.len());
+        for id in &ids {
+            text.push_str(&format!("{id}|{id}\n"));
+        }
+        same(&text, &c);
+        same_json(&text, &c);
+    }
+    // a line the walk leaves to the engine (a bad `v`) meets the walk's
+    // keys in the engine's set
+    for text in ["u|n=3\n7|1\n7|x\n8|2\n", "u|n=3\n7|x\n7|1\n8|2\n"] {
+        same(text, &c);
+    }
+}
