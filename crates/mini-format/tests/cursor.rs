@@ -93,6 +93,50 @@ fn a_unique_clash_is_the_engines_e11() {
     );
 }
 
+/// A unique int read by the short path (its canonical text is its key):
+/// a clash is the engine's E11, on the line `parse` gives, whether the
+/// other value was read by the typed reader or by the engine.
+#[test]
+fn a_unique_int_clash_is_the_engines_e11() {
+    #[derive(Debug, Deserialize)]
+    struct Item {
+        #[allow(dead_code)]
+        id: u64,
+        #[allow(dead_code)]
+        level: u8,
+    }
+    #[derive(Debug, Deserialize)]
+    struct Items {
+        #[allow(dead_code)]
+        rows: Vec<Item>,
+    }
+    let c = Contract::from_json(
+        r#"{"prefix": "t", "records_key": "rows", "core": [
+              {"name": "id", "type": "int", "unique": true},
+              {"name": "level", "type": "int", "min": 1, "max": 5}]}"#,
+    )
+    .unwrap();
+    for (text, want) in [
+        ("t|n=3\n7|1\n7|2\n8|1", vec![(Code::E11, 3)]),
+        // a record that breaks a rule claims no key: no clash
+        ("t|n=3\n7|9\n7|2\n8|1", vec![(Code::E13, 2)]),
+        // the second 7 is read by the engine (the line after the first
+        // broken one): its key meets the typed reader's
+        (
+            "t|n=4\n7|2\n8|9\n7|1\n9|1",
+            vec![(Code::E13, 3), (Code::E11, 4)],
+        ),
+    ] {
+        let typed = typed_errors::<Items>(text, &c);
+        assert_eq!(typed, parse_errors(text, &c), "{text}");
+        let mut got: Vec<(Code, usize)> = typed.iter().map(|e| (e.0, e.1)).collect();
+        got.sort_by_key(|&(code, line)| (line, format!("{code:?}")));
+        let mut want = want;
+        want.sort_by_key(|&(code, line)| (line, format!("{code:?}")));
+        assert_eq!(got, want, "{text}");
+    }
+}
+
 /// A field the Rust type does not ask for is still checked by the rules.
 #[test]
 fn a_field_serde_skips_is_still_checked() {

@@ -49,6 +49,16 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         cur.key_ends.push((self.i, cur.keys.len()));
     }
 
+    /// Records the unique key of an int field read by the short path (its
+    /// text is canonical: the key `Atom::unique_key` gives).
+    #[inline(never)]
+    fn int_key(&mut self, text: &str) {
+        let cur = &mut *self.rec.cur;
+        cur.keys.push('i');
+        cur.keys.push_str(text);
+        cur.key_ends.push((self.i, cur.keys.len()));
+    }
+
     /// The typed value of a scalar field (present: the caller handled
     /// absence).
     #[inline(never)]
@@ -65,8 +75,14 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
                 Ok(v) => Typed::Float(v),
                 Err(_) => return self.rec.fail(),
             },
-            ScalarType::Int if !unique => match check_small_int(&text, s, true) {
-                Some(Ok(v)) => Typed::Int(v),
+            ScalarType::Int => match check_small_int(&text, s, true) {
+                Some(Ok(v)) => {
+                    if unique {
+                        // a short canonical int is its own key
+                        self.int_key(&text);
+                    }
+                    return Ok(Typed::Int(v));
+                }
                 Some(Err(_)) => return self.rec.fail(),
                 None => match check_atom(text, s, true) {
                     Ok(a) => Typed::Atom(a),
