@@ -13,11 +13,16 @@
 #   bash crates/mini-format/benches/ab.sh /tmp/base-target/release/examples/profile \
 #       target/release/examples/profile rubric typed 3
 #
+# A change of a few percent can be code placement alone: build both with
+# every function on its own 64-byte line, RUSTFLAGS="-C
+# llvm-args=-align-all-functions=6" (and separate CARGO_TARGET_DIRs), and
+# compare those too (docs/performance.md, sixth round).
+#
 # Usage: ab.sh BASE NEW FAMILY OP [PASSES] [RECORDS]   (R: MINI_PROFILE_REPEAT, 60)
 set -euo pipefail
 
 if [ $# -lt 4 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 base=$1 new=$2 family=$3 op=$4 passes=${5:-2} records=${6:-5000}
