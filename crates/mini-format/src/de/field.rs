@@ -35,26 +35,18 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         }
         let text = raw.text(self.rec.plan.sep);
         if self.rec.step(self.i).unique.is_some() {
-            self.str_key(&text);
+            self.text_key('s', &text);
         }
         Ok(StrDe(text))
     }
 
-    /// Records the unique key of a `str` field.
+    /// Records the unique key of a field whose text is its key after a
+    /// tag (the key `Atom::unique_key` gives): a `str` (`s`), or an int
+    /// read by the short path, whose text is canonical (`i`).
     #[inline(never)]
-    fn str_key(&mut self, text: &str) {
+    fn text_key(&mut self, tag: char, text: &str) {
         let cur = &mut *self.rec.cur;
-        cur.keys.push('s');
-        cur.keys.push_str(text);
-        cur.key_ends.push((self.i, cur.keys.len()));
-    }
-
-    /// Records the unique key of an int field read by the short path (its
-    /// text is canonical: the key `Atom::unique_key` gives).
-    #[inline(never)]
-    fn int_key(&mut self, text: &str) {
-        let cur = &mut *self.rec.cur;
-        cur.keys.push('i');
+        cur.keys.push(tag);
         cur.keys.push_str(text);
         cur.key_ends.push((self.i, cur.keys.len()));
     }
@@ -79,7 +71,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
                 Some(Ok(v)) => {
                     if unique {
                         // a short canonical int is its own key
-                        self.int_key(&text);
+                        self.text_key('i', &text);
                     }
                     return Ok(Typed::Int(v));
                 }
