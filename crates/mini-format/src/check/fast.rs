@@ -75,35 +75,43 @@ pub(crate) enum Num {
     Float(f64),
 }
 
+/// What [`number_value`] hands its consumer: the number's value, or, for
+/// an int the short path does not decide (long, or not canonical), the
+/// atom `check_atom` gives.
+enum NumberRead<'a> {
+    /// Read to its value.
+    Value(Num),
+    /// Typed as text.
+    Text(Atom<'a>),
+}
+
 /// Types the text of a number for a consumer that takes numbers: the
-/// verdict, the value handed to `to_sink` as a [`Num`], or, for an int
-/// the fast path does not decide (long, or not canonical), as the atom
-/// `check_atom` gives. `None`: `spec` is not a number type (the caller
-/// types the text as an atom).
+/// verdict, and what was read handed to `to_sink`. `None`: `spec` is not
+/// a number type (the caller types the text as an atom).
 #[inline(always)]
 fn number_value<'a>(
     text: Cow<'a, str>,
     spec: &Scalar,
     ranged: bool,
-    to_sink: impl FnOnce(Result<Num, Atom<'a>>),
+    to_sink: impl FnOnce(NumberRead<'a>),
 ) -> Option<bool> {
     match spec.ty {
         ScalarType::Float => Some(match check_float(text, spec, ranged) {
             Ok(v) => {
-                to_sink(Ok(Num::Float(v)));
+                to_sink(NumberRead::Value(Num::Float(v)));
                 true
             }
             Err(_) => false,
         }),
         ScalarType::Int => Some(match check_small_int(&text, spec, ranged) {
             Some(Ok(v)) => {
-                to_sink(Ok(Num::Int(v)));
+                to_sink(NumberRead::Value(Num::Int(v)));
                 true
             }
             Some(Err(_)) => false,
             None => match check_atom(text, spec, ranged) {
                 Ok(a) => {
-                    to_sink(Err(a));
+                    to_sink(NumberRead::Text(a));
                     true
                 }
                 Err(_) => false,
@@ -224,7 +232,7 @@ fn steps<'a, S: Sink<'a>>(
                     if let Some(u) = step.unique {
                         let key = &mut keys[usize::from(u)];
                         key.clear();
-                        key.push('s');
+                        key.push(key_tag::STR);
                         key.push_str(&text);
                     }
                     sink.scalar(i, Atom::Str(text));
@@ -236,8 +244,8 @@ fn steps<'a, S: Sink<'a>>(
                     && matches!(s.ty, ScalarType::Float | ScalarType::Int) =>
                 {
                     number_value(raw.text(sep), s, true, |n| match n {
-                        Ok(n) => sink.number(i, n),
-                        Err(a) => sink.scalar(i, a),
+                        NumberRead::Value(n) => sink.number(i, n),
+                        NumberRead::Text(a) => sink.scalar(i, a),
                     })
                     .unwrap_or(false)
                 }
@@ -249,7 +257,7 @@ fn steps<'a, S: Sink<'a>>(
                     match check_small_int(&text, s, true) {
                         Some(Ok(v)) => {
                             key.clear();
-                            key.push('i');
+                            key.push(key_tag::INT);
                             key.push_str(&text);
                             if S::NUMBERS {
                                 sink.number(i, Num::Int(v));
@@ -391,8 +399,8 @@ fn component<'a, S: Sink<'a>>(sink: &mut S, c: &Component, text: Cow<'a, str>) -
     }
     if S::TEXTLESS_NUMBERS && matches!(c.scalar.ty, ScalarType::Float | ScalarType::Int) {
         return number_value(text, &c.scalar, true, |n| match n {
-            Ok(n) => sink.component_number(n),
-            Err(a) => sink.component(Some(a)),
+            NumberRead::Value(n) => sink.component_number(n),
+            NumberRead::Text(a) => sink.component(Some(a)),
         })
         .unwrap_or(false);
     }
@@ -434,8 +442,8 @@ fn scalar_atom<'a, S: Sink<'a>>(
 fn element<'a, S: Sink<'a>>(sink: &mut S, item: &Scalar, text: Cow<'a, str>, marked: bool) -> bool {
     if S::TEXTLESS_NUMBERS && matches!(item.ty, ScalarType::Float | ScalarType::Int) {
         return number_value(text, item, false, |n| match n {
-            Ok(n) => sink.element_number(n, marked),
-            Err(a) => sink.element(a, marked),
+            NumberRead::Value(n) => sink.element_number(n, marked),
+            NumberRead::Text(a) => sink.element(a, marked),
         })
         .unwrap_or(false);
     }

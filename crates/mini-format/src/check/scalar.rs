@@ -41,8 +41,8 @@ impl Atom<'_> {
     /// The text that identifies the value for `unique` (type-tagged).
     pub fn unique_key(&self, out: &mut String) {
         let (tag, text): (char, &str) = match self {
-            Atom::Str(s) => ('s', s),
-            Atom::Int(s) => ('i', s),
+            Atom::Str(s) => (key_tag::STR, s),
+            Atom::Int(s) => (key_tag::INT, s),
             Atom::Float(s) => {
                 // numeric identity: 1.0 and 1 are the same float
                 out.push('f');
@@ -56,6 +56,18 @@ impl Atom<'_> {
         out.push(tag);
         out.push_str(text);
     }
+}
+
+/// The tags that start [`Atom::unique_key`]'s keys whose text follows
+/// as written. The readers that build a key without an atom (a `str`
+/// field's text, a short canonical int read as an `i64`: the walk, the
+/// typed reader, the serializer) push the same tag, so every consumer
+/// gives the same key for the same value.
+pub(crate) mod key_tag {
+    /// A `str` or `enum` value.
+    pub(crate) const STR: char = 's';
+    /// An int (canonical digits).
+    pub(crate) const INT: char = 'i';
 }
 
 /// A violation found while typing a value: the code and a message.

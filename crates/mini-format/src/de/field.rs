@@ -9,7 +9,7 @@ use super::*;
 use de::Deserializer as _;
 
 use crate::check::{
-    arity_allows, check_arity, check_atom, check_float, check_marker, check_small_int,
+    arity_allows, check_arity, check_atom, check_float, check_marker, check_small_int, key_tag,
 };
 use crate::contract::{Component, Scalar, ScalarType};
 use crate::plan::StepKind;
@@ -35,7 +35,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         }
         let text = raw.text(self.rec.plan.sep);
         if self.rec.step(self.i).unique.is_some() {
-            self.text_key('s', &text);
+            self.text_key(key_tag::STR, &text);
         }
         Ok(StrDe(text))
     }
@@ -71,7 +71,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
                 Some(Ok(v)) => {
                     if unique {
                         // a short canonical int is its own key
-                        self.text_key('i', &text);
+                        self.text_key(key_tag::INT, &text);
                     }
                     return Ok(Typed::Int(v));
                 }

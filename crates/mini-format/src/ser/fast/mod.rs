@@ -19,7 +19,7 @@ use std::fmt;
 
 use serde::ser::{self, Impossible, Serialize};
 
-use crate::check::{check_arity, check_atom, check_float, check_small_int};
+use crate::check::{check_arity, check_atom, check_float, check_small_int, key_tag};
 use crate::contract::{Arity, Component, Contract, Scalar, ScalarType};
 use crate::plan::{Plan, Step, StepKind};
 use crate::syntax::{is_blank, is_space};

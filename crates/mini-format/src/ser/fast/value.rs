@@ -48,7 +48,7 @@ fn scalar(
                 if s.ty != ScalarType::Str || memchr::memchr(b'\r', b).is_some() {
                     return Err(Bail);
                 }
-                k.push('s');
+                k.push(key_tag::STR);
                 k.push_str(t);
             }
             put_text(out, t, pos, sep);
@@ -61,7 +61,7 @@ fn scalar(
                 return Err(Bail);
             }
             if let Some(k) = key {
-                k.push('i');
+                k.push(key_tag::INT);
                 k.push_str(&out[at..]);
             }
             Ok(())
