@@ -137,6 +137,48 @@ fn a_unique_int_clash_is_the_engines_e11() {
     }
 }
 
+/// A marker in a list without a marker rule is the engine's E08 in the
+/// typed reader too, for a `str` list and an int list alike (an escaped
+/// `*` is text).
+#[test]
+fn a_marker_in_a_plain_list_is_the_engines_e08() {
+    #[derive(Debug, Deserialize)]
+    struct Item {
+        #[allow(dead_code)]
+        tags: Vec<String>,
+        #[allow(dead_code)]
+        points: Vec<u32>,
+    }
+    #[derive(Debug, Deserialize)]
+    struct Items {
+        #[allow(dead_code)]
+        rows: Vec<Item>,
+    }
+    let c = Contract::from_json(
+        r#"{"prefix": "t", "records_key": "rows", "core": [
+              {"name": "tags", "type": "list", "item": "str"},
+              {"name": "points", "type": "list", "item": "int"}]}"#,
+    )
+    .unwrap();
+    for (text, want) in [
+        ("t|n=2\na,b|1,2\nc|3", vec![]),
+        ("t|n=2\na*,b|1,2\nc|3", vec![(Code::E08, 2)]),
+        ("t|n=2\na,b|1,2\nc|3*", vec![(Code::E08, 3)]),
+        // an escaped star is text, not a marker
+        ("t|n=2\na\\*,b|1,2\nc|3", vec![]),
+    ] {
+        if want.is_empty() {
+            let doc: Items = mini::from_str_with_contract(text, &c).unwrap();
+            assert_eq!(doc.rows.len(), 2, "{text}");
+            continue;
+        }
+        let typed = typed_errors::<Items>(text, &c);
+        assert_eq!(typed, parse_errors(text, &c), "{text}");
+        let got: Vec<(Code, usize)> = typed.iter().map(|e| (e.0, e.1)).collect();
+        assert_eq!(got, want, "{text}");
+    }
+}
+
 /// A field the Rust type does not ask for is still checked by the rules.
 #[test]
 fn a_field_serde_skips_is_still_checked() {

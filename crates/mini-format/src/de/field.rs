@@ -122,6 +122,13 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         if !kept {
             return self.rec.fail();
         }
+        let Some(rule) = marker else {
+            // a plain list: a marker is an error (E08)
+            return match cur.elements.iter().any(|e| e.marked) {
+                true => self.rec.fail(),
+                false => Ok(()),
+            };
+        };
         cur.marked.clear();
         cur.marked.extend(
             cur.elements
@@ -130,13 +137,9 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
                 .filter(|(_, e)| e.marked)
                 .map(|(k, _)| k),
         );
-        match marker {
-            None if !cur.marked.is_empty() => return self.rec.fail(),
-            None => {}
-            Some(rule) => match check_marker(rule, &cur.marked) {
-                Ok(sel) => cur.selection = Some(sel),
-                Err(_) => return self.rec.fail(),
-            },
+        match check_marker(rule, &cur.marked) {
+            Ok(sel) => cur.selection = Some(sel),
+            Err(_) => return self.rec.fail(),
         }
         Ok(())
     }

@@ -11,7 +11,8 @@
 /// their masks must be shifted down: a tail shorter than sixteen bytes is
 /// read as the slice's last sixteen (overlapping what was read: its masks
 /// shifted by the overlap, the bits past the end come in as zeros), a
-/// slice shorter than sixteen bytes from a zero-padded copy.
+/// slice shorter than sixteen bytes from its bytes put together in registers
+/// ([`short16`]), zeros after them.
 #[inline(always)]
 fn load16(bytes: &[u8], at: usize) -> (wide::u8x16, usize) {
     if let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) {
@@ -20,10 +21,41 @@ fn load16(bytes: &[u8], at: usize) -> (wide::u8x16, usize) {
     if let Some(last) = bytes.last_chunk::<16>() {
         return (wide::u8x16::from(*last), at + 16 - bytes.len());
     }
-    let mut pad = [0u8; 16];
     let rest = bytes.get(at..).unwrap_or_default();
-    pad[..rest.len()].copy_from_slice(rest);
-    (wide::u8x16::from(pad), 0)
+    (wide::u8x16::from(short16(rest).to_le_bytes()), 0)
+}
+
+/// A slice shorter than sixteen bytes as the low bytes of a `u128`, the
+/// rest zero, read by at most two overlapping word loads and put together
+/// in registers. A zero-padded copy in memory read back as one vector
+/// waits for its byte stores to land (a store-to-load forward that fails).
+#[inline(always)]
+fn short16(rest: &[u8]) -> u128 {
+    let n = rest.len();
+    // the word of `w` bytes at `from`
+    let word = |from: usize, w: usize| -> u64 {
+        let mut v = 0u64;
+        if let Some(b) = rest.get(from..from + w) {
+            match w {
+                8 => v = u64::from_le_bytes(b.try_into().unwrap_or_default()),
+                4 => v = u64::from(u32::from_le_bytes(b.try_into().unwrap_or_default())),
+                _ => {}
+            }
+        }
+        v
+    };
+    if n >= 8 {
+        // bytes 8..n are the last word's top `n - 8` bytes
+        let high = word(n - 8, 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0);
+        u128::from(word(0, 8)) | (u128::from(high) << 64)
+    } else if n >= 4 {
+        let high = word(n - 4, 4).checked_shr(8 * (8 - n) as u32).unwrap_or(0);
+        u128::from(word(0, 4) | (high << 32))
+    } else {
+        rest.iter()
+            .rev()
+            .fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
+    }
 }
 
 /// One bit per byte of `v` equal to `b`.
@@ -70,7 +102,7 @@ pub fn find_escape_candidate<const SEP: bool>(bytes: &[u8], from: usize, sep: u8
         }
         let m = u64::from(any.move_mask() as u16) >> shift;
         if m != 0 {
-            // a zero-padded copy flags its padding (below CR), which lies
+            // a short slice's zero padding is flagged (below CR), which lies
             // past every real byte: clamped to the end
             return (at + m.trailing_zeros() as usize).min(bytes.len());
         }
@@ -221,6 +253,26 @@ mod tests {
     /// (a short slice, a last block read overlapped or copied, lanes past
     /// the end); the bytes a backslash may escape are those
     /// `is_escapable` takes, none past the end.
+    /// A short slice put together in registers is the slice, zero-padded,
+    /// at every length below sixteen (each byte distinct, none zero, so a
+    /// byte out of place or a pad byte not zero shows).
+    #[test]
+    fn a_short_slice_is_its_bytes_then_zeros() {
+        let bytes: Vec<u8> = (1..=32).collect();
+        for from in 0..16 {
+            for n in 0..16 {
+                let rest = &bytes[from..from + n];
+                let mut want = [0u8; 16];
+                want[..n].copy_from_slice(rest);
+                assert_eq!(
+                    super::short16(rest).to_le_bytes(),
+                    want,
+                    "from {from}, {n} bytes"
+                );
+            }
+        }
+    }
+
     #[test]
     fn masks_and_search_are_what_a_byte_loop_finds() {
         let alphabet = b"ab,;\\\"*|n\n\r\x80\xff\x01\x7f";
