@@ -18,11 +18,14 @@
 # llvm-args=-align-all-functions=6" (and separate CARGO_TARGET_DIRs), and
 # compare those too (docs/performance.md, sixth round).
 #
+# On a machine whose disturbances outlast a pass, benches/ab_rounds.py
+# alternates many short runs instead (ADR 0037).
+#
 # Usage: ab.sh BASE NEW FAMILY OP [PASSES] [RECORDS]   (R: MINI_PROFILE_REPEAT, 60)
 set -euo pipefail
 
 if [ $# -lt 4 ]; then
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 base=$1 new=$2 family=$3 op=$4 passes=${5:-2} records=${6:-5000}

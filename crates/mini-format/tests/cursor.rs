@@ -93,6 +93,13 @@ fn a_unique_clash_is_the_engines_e11() {
     );
 }
 
+/// A document of `rows` of `T` (the records key of these tests'
+/// contracts).
+#[derive(Debug, Deserialize)]
+struct Rows<T> {
+    rows: Vec<T>,
+}
+
 /// A unique int read by the short path (its canonical text is its key):
 /// a clash is the engine's E11, on the line `parse` gives, whether the
 /// other value was read by the typed reader or by the engine.
@@ -104,11 +111,6 @@ fn a_unique_int_clash_is_the_engines_e11() {
         id: u64,
         #[allow(dead_code)]
         level: u8,
-    }
-    #[derive(Debug, Deserialize)]
-    struct Items {
-        #[allow(dead_code)]
-        rows: Vec<Item>,
     }
     let c = Contract::from_json(
         r#"{"prefix": "t", "records_key": "rows", "core": [
@@ -127,7 +129,7 @@ fn a_unique_int_clash_is_the_engines_e11() {
             vec![(Code::E13, 3), (Code::E11, 4)],
         ),
     ] {
-        let typed = typed_errors::<Items>(text, &c);
+        let typed = typed_errors::<Rows<Item>>(text, &c);
         assert_eq!(typed, parse_errors(text, &c), "{text}");
         let mut got: Vec<(Code, usize)> = typed.iter().map(|e| (e.0, e.1)).collect();
         got.sort_by_key(|&(code, line)| (line, format!("{code:?}")));
@@ -149,11 +151,6 @@ fn a_marker_in_a_plain_list_is_the_engines_e08() {
         #[allow(dead_code)]
         points: Vec<u32>,
     }
-    #[derive(Debug, Deserialize)]
-    struct Items {
-        #[allow(dead_code)]
-        rows: Vec<Item>,
-    }
     let c = Contract::from_json(
         r#"{"prefix": "t", "records_key": "rows", "core": [
               {"name": "tags", "type": "list", "item": "str"},
@@ -168,11 +165,11 @@ fn a_marker_in_a_plain_list_is_the_engines_e08() {
         ("t|n=2\na\\*,b|1,2\nc|3", vec![]),
     ] {
         if want.is_empty() {
-            let doc: Items = mini::from_str_with_contract(text, &c).unwrap();
+            let doc: Rows<Item> = mini::from_str_with_contract(text, &c).unwrap();
             assert_eq!(doc.rows.len(), 2, "{text}");
             continue;
         }
-        let typed = typed_errors::<Items>(text, &c);
+        let typed = typed_errors::<Rows<Item>>(text, &c);
         assert_eq!(typed, parse_errors(text, &c), "{text}");
         let got: Vec<(Code, usize)> = typed.iter().map(|e| (e.0, e.1)).collect();
         assert_eq!(got, want, "{text}");
