@@ -124,10 +124,10 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         }
         let Some(rule) = marker else {
             // a plain list: a marker is an error (E08)
-            return match cur.elements.iter().any(|e| e.marked) {
-                true => self.rec.fail(),
-                false => Ok(()),
-            };
+            if cur.elements.iter().any(|e| e.marked) {
+                return self.rec.fail();
+            }
+            return Ok(());
         };
         cur.marked.clear();
         cur.marked.extend(

@@ -25,32 +25,32 @@ fn load16(bytes: &[u8], at: usize) -> (wide::u8x16, usize) {
     (wide::u8x16::from(short16(rest).to_le_bytes()), 0)
 }
 
-/// A slice shorter than sixteen bytes as the low bytes of a `u128`, the
+/// A slice shorter than sixteen bytes (the only length its one caller,
+/// [`load16`], hands it) as the low bytes of a `u128`, the
 /// rest zero, read by at most two overlapping word loads and put together
 /// in registers. A zero-padded copy in memory read back as one vector
 /// waits for its byte stores to land (a store-to-load forward that fails).
 #[inline(always)]
 fn short16(rest: &[u8]) -> u128 {
     let n = rest.len();
-    // the word of `w` bytes at `from`
-    let word = |from: usize, w: usize| -> u64 {
-        let mut v = 0u64;
-        if let Some(b) = rest.get(from..from + w) {
-            match w {
-                8 => v = u64::from_le_bytes(b.try_into().unwrap_or_default()),
-                4 => v = u64::from(u32::from_le_bytes(b.try_into().unwrap_or_default())),
-                _ => {}
-            }
-        }
-        v
+    // the little-endian word at `from` (in bounds: the callers' lengths)
+    let u64_at = |from: usize| {
+        rest.get(from..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    let u32_at = |from: usize| {
+        rest.get(from..)
+            .and_then(<[u8]>::first_chunk::<4>)
+            .map_or(0, |w| u32::from_le_bytes(*w))
     };
     if n >= 8 {
         // bytes 8..n are the last word's top `n - 8` bytes
-        let high = word(n - 8, 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0);
-        u128::from(word(0, 8)) | (u128::from(high) << 64)
+        let high = u64_at(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0);
+        u128::from(u64_at(0)) | (u128::from(high) << 64)
     } else if n >= 4 {
-        let high = word(n - 4, 4).checked_shr(8 * (8 - n) as u32).unwrap_or(0);
-        u128::from(word(0, 4) | (high << 32))
+        let high = u32_at(n - 4).checked_shr(8 * (8 - n) as u32).unwrap_or(0);
+        u128::from(u32_at(0)) | (u128::from(high) << 32)
     } else {
         rest.iter()
             .rev()
@@ -248,11 +248,6 @@ pub fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
 mod tests {
     use super::{escaped_bits, find_byte, Block};
 
-    /// The masks and the search give what a byte loop gives, at every
-    /// offset and length around the sixteen-byte lanes and 64-byte blocks
-    /// (a short slice, a last block read overlapped or copied, lanes past
-    /// the end); the bytes a backslash may escape are those
-    /// `is_escapable` takes, none past the end.
     /// A short slice put together in registers is the slice, zero-padded,
     /// at every length below sixteen (each byte distinct, none zero, so a
     /// byte out of place or a pad byte not zero shows).
@@ -273,6 +268,11 @@ mod tests {
         }
     }
 
+    /// The masks and the search give what a byte loop gives, at every
+    /// offset and length around the sixteen-byte lanes and 64-byte blocks
+    /// (a short slice, a last block read overlapped or copied, lanes past
+    /// the end); the bytes a backslash may escape are those
+    /// `is_escapable` takes, none past the end.
     #[test]
     fn masks_and_search_are_what_a_byte_loop_finds() {
         let alphabet = b"ab,;\\\"*|n\n\r\x80\xff\x01\x7f";
