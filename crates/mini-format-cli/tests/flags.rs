@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -44,14 +45,21 @@ fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The one-int contract, written once for the whole test binary: the tests
+/// run in parallel, and rewriting a shared file (truncate, then write) let
+/// another test's `mini` read it empty and exit 2 (a contract error).
 fn one_int() -> String {
-    let p = tmp("one-int.json");
-    std::fs::write(
-        &p,
-        r#"{"prefix": "x", "core": [{"name": "v", "type": "int"}]}"#,
-    )
-    .expect("write");
-    p.to_string_lossy().into_owned()
+    static PATH: OnceLock<String> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let p = tmp("one-int.json");
+        std::fs::write(
+            &p,
+            r#"{"prefix": "x", "core": [{"name": "v", "type": "int"}]}"#,
+        )
+        .expect("write");
+        p.to_string_lossy().into_owned()
+    })
+    .clone()
 }
 
 #[test]
