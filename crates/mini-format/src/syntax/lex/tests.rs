@@ -327,7 +327,8 @@ fn unescaping_resolves_valid_escapes_and_keeps_the_rest() {
 /// Unquoted elements split on the block masks read as the grammar reads
 /// them: valid escapes (`\n` too) across 64-byte blocks, many in one
 /// element, invalid and dangling ones kept as written, escaped and
-/// unescaped markers, trimmed spaces, an escaped separator.
+/// unescaped markers, trimmed spaces, an escaped separator, escaped
+/// whitespace at an element's end (ASCII or not: trimming keeps it).
 #[test]
 fn plain_elements_decoded_on_the_masks_read_as_the_grammar() {
     let tokens = [
@@ -345,6 +346,9 @@ fn plain_elements_decoded_on_the_masks_read_as_the_grammar() {
         r"\|",
         r#"\""#,
         r"\·",
+        "\\ ",
+        "\\\t",
+        "\\\u{3000}",
         ",",
         ";",
         "*",
