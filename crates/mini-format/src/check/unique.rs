@@ -53,13 +53,37 @@ impl KeySet {
         self.find(self.hash(key), key)
     }
 
-    /// Claims `key` unless it is held (one hash): whether it was claimed.
+    /// Claims `key` unless it is held (one hash, and one probe of the table
+    /// that finds the key or its slot, ADR 0038): whether it was claimed.
+    /// With keys in the overflow set, a search then an insertion.
     pub(super) fn try_insert(&mut self, key: &str) -> bool {
         let hash = self.hash(key);
-        if self.find(hash, key) {
-            return false;
+        let i = self.spans.len();
+        if i >= INDEXED || !self.overflow.is_empty() {
+            if self.find(hash, key) {
+                return false;
+            }
+            self.insert_hashed(hash, key);
+            return true;
         }
-        self.insert_hashed(hash, key);
+        // one probe finds the key or the slot it goes to
+        let (arena, spans, hasher) = (&self.arena, &self.spans, &self.hasher);
+        let span_of = |j: u32| {
+            let (a, l) = spans[j as usize];
+            &arena[a..a + l]
+        };
+        let entry = self.table.entry(
+            hash,
+            |&j| span_of(j) == key,
+            |&j| std::hash::BuildHasher::hash_one(hasher, span_of(j)),
+        );
+        let hashbrown::hash_table::Entry::Vacant(slot) = entry else {
+            return false;
+        };
+        slot.insert(i as u32);
+        let at = self.arena.len();
+        self.arena.push_str(key);
+        self.spans.push((at, key.len()));
         true
     }
 
