@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Mini against serde_json (and the floor) in turn, in many short rounds:
+issue 21's ratios on a noisy machine (ADR 0037, 0038).
+
+For each family and operation pair (mini's, the peer's), runs the profile
+example ROUNDS times with both operations in turn within each repetition
+(`MINI_PROFILE_REPEAT=10`, 5,000 records, pinned to CPU 1), and prints each
+side's minimum time per record and the ratio of records/s (mini's first)
+at the minimum and the tenth percentile.
+
+Usage: inturn.py PROFILE_BINARY [ROUNDS]   (ROUNDS 30)
+"""
+
+import subprocess, re, os, sys
+if len(sys.argv) < 2:
+    sys.exit(__doc__)
+b = sys.argv[1]; rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+env = dict(os.environ, MINI_PROFILE_REPEAT="10")
+pairs = [(f, a, c) for f in ("quiz","rubric","notes") for a, c in (("typed","typed_json"),("serialize","serialize_json"),("dynamic","dynamic_json"),("validate","ignored_json"))]
+pairs.append(("quiz","typed","floor_typed"))
+for f, a, c in pairs:
+    ta, tc = [], []
+    for _ in range(rounds):
+        out = subprocess.run(["taskset","-c","1",b,f,f"{a},{c}","5000"],capture_output=True,text=True,env=env).stdout
+        t = dict(re.findall(r"^(\w+): ([0-9.]+) ns/record", out, re.M))
+        ta.append(float(t[a])); tc.append(float(t[c]))
+    ta.sort(); tc.sort(); p = rounds//10
+    print(f"{f} {a} vs {c}: {ta[0]:.1f} / {tc[0]:.1f} ns, ratio (records/s) min {tc[0]/ta[0]:.2f}x p10 {tc[p]/ta[p]:.2f}x", flush=True)
