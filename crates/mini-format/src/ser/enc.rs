@@ -124,13 +124,15 @@ pub(super) struct Fast<'c> {
 
 /// What the engine accepted before, so that it is not asked again (as the
 /// general path's `Memo`, ADR 0023): an enumeration name given as a
-/// `&'static str` (a unit variant) accepted once is accepted again, and the
-/// values a float bound accepts are an interval, so a value between two
-/// accepted ones is accepted.
+/// `&'static str` (a unit variant) accepted once by a scalar is accepted
+/// again by that scalar, and the values a float bound accepts are an
+/// interval, so a value between two accepted ones is accepted. Both are
+/// kept per scalar: one Rust enum may serve two enumerations of the
+/// contract with different names.
 #[derive(Debug, Default)]
 pub(super) struct Accepted {
-    /// Names: address and length.
-    pub(super) names: Vec<(usize, usize)>,
+    /// Names: the scalar's address, the name's address and length.
+    pub(super) names: Vec<(usize, usize, usize)>,
     /// Per bounded float scalar (its address): the accepted interval.
     pub(super) floats: Vec<(usize, f64, f64)>,
 }

@@ -527,3 +527,75 @@ fn the_straight_writer_writes_what_the_general_path_writes() {
         "only {straight} records were written straight"
     );
 }
+
+/// A Rust enum's variant names (`&'static str`, remembered by the
+/// straight writer once accepted) serve enumerations of the contract with
+/// different names: a name one of them accepted is not taken for another.
+#[test]
+fn a_name_one_enumeration_accepted_is_checked_again_for_another() {
+    let c = Contract::from_json(
+        r#"{"prefix": "e", "core": [
+            {"name": "a", "type": "enum", "values": ["red", "green", "blue"]},
+            {"name": "b", "type": "enum", "values": ["blue"]},
+            {"name": "cs", "type": "list", "item": "enum", "item_values": ["green", "blue"]}]}"#,
+    )
+    .unwrap();
+
+    #[derive(serde::Serialize, Clone, Copy)]
+    #[serde(rename_all = "lowercase")]
+    enum Color {
+        Red,
+        Green,
+        Blue,
+    }
+    #[derive(serde::Serialize)]
+    struct D {
+        header: H,
+        records: Vec<R>,
+    }
+    #[derive(serde::Serialize)]
+    struct H {
+        n: usize,
+    }
+    #[derive(serde::Serialize)]
+    struct R {
+        a: Color,
+        b: Color,
+        cs: Vec<Color>,
+    }
+
+    // `red` accepted for `a`, then given to `b` and to `cs`
+    let doc = |b: Color, cs: Vec<Color>| D {
+        header: H { n: 2 },
+        records: vec![
+            R {
+                a: Color::Red,
+                b: Color::Blue,
+                cs: vec![Color::Green],
+            },
+            R {
+                a: Color::Green,
+                b,
+                cs,
+            },
+        ],
+    };
+    for (d, field) in [
+        (doc(Color::Red, vec![Color::Blue]), "b"),
+        (doc(Color::Blue, vec![Color::Red]), "cs"),
+    ] {
+        let e = super::to_string_with_contract(&d, &c).expect_err("red is refused");
+        let first = &e.diagnostics()[0];
+        assert_eq!(
+            (first.code(), first.line(), first.field()),
+            (crate::Code::E10, 3, Some(field))
+        );
+    }
+    let before = super::fast::WRITTEN.with(|w| w.get());
+    let good = doc(Color::Blue, vec![Color::Blue, Color::Green]);
+    assert_eq!(
+        super::to_string_with_contract(&good, &c).unwrap(),
+        "e|n=2\nred|blue|green\ngreen|blue|blue,green"
+    );
+    assert_eq!(super::fast::WRITTEN.with(|w| w.get()) - before, 2);
+}

@@ -83,13 +83,16 @@ impl<'c> Fast<'c> {
 }
 
 impl Accepted {
-    fn name(&self, t: &'static str) -> bool {
-        self.names.contains(&(t.as_ptr() as usize, t.len()))
+    /// Whether scalar `s` accepted the name `t` before.
+    fn name(&self, s: &Scalar, t: &'static str) -> bool {
+        let at = s as *const Scalar as usize;
+        self.names.contains(&(at, t.as_ptr() as usize, t.len()))
     }
 
-    fn add_name(&mut self, t: &'static str) {
+    fn add_name(&mut self, s: &Scalar, t: &'static str) {
         if self.names.len() < 32 {
-            self.names.push((t.as_ptr() as usize, t.len()));
+            let at = s as *const Scalar as usize;
+            self.names.push((at, t.as_ptr() as usize, t.len()));
         }
     }
 

@@ -34,13 +34,13 @@ fn scalar(
                 return Err(Bail);
             }
             if s.ty == ScalarType::Enum {
-                let known = matches!(leaf, Leaf::Name(n) if accepted.name(n));
+                let known = matches!(leaf, Leaf::Name(n) if accepted.name(s, n));
                 if !known {
                     if check_atom(Cow::Borrowed(t), s, ranged).is_err() {
                         return Err(Bail);
                     }
                     if let Leaf::Name(n) = leaf {
-                        accepted.add_name(n);
+                        accepted.add_name(s, n);
                     }
                 }
             }
