@@ -17,7 +17,10 @@ if len(sys.argv) < 2:
 b = sys.argv[1]; rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 30
 env = dict(os.environ, MINI_PROFILE_REPEAT="10")
 pairs = [(f, a, c) for f in ("quiz","rubric","notes") for a, c in (("typed","typed_json"),("serialize","serialize_json"),("dynamic","dynamic_json"),("validate","ignored_json"))]
-pairs.append(("quiz","typed","floor_typed"))
+# mini against the hand-written floor (quiz), and the floor against serde_json
+pairs += [("quiz", a, "floor_" + a) for a in ("typed", "serialize", "validate")]
+pairs += [("quiz", "floor_typed", "typed_json"), ("quiz", "floor_serialize", "serialize_json"),
+          ("quiz", "floor_validate", "ignored_json")]
 for f, a, c in pairs:
     ta, tc = [], []
     for _ in range(rounds):

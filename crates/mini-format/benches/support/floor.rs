@@ -612,6 +612,11 @@ fn put_uint(out: &mut String, mut v: u64) {
     out.push_str(std::str::from_utf8(&buf[i..]).unwrap());
 }
 
+/// Appends a finite double as `Display` writes it (the bytes mini writes
+/// for a double within `1e-15..1e15`, the only ones this family has), in
+/// its shortest digits by `zmij` (serde_json's float printer) when they are
+/// at most 15 significant ones with no exponent: then they are the only
+/// shortest digits and `Display`'s too. Otherwise `Display` itself.
 fn put_float(out: &mut String, x: f64) -> R<()> {
     use std::fmt::Write as _;
     if !x.is_finite() {
@@ -619,6 +624,13 @@ fn put_float(out: &mut String, x: f64) -> R<()> {
     }
     if x == 0.0 {
         out.push('0');
+        return Ok(());
+    }
+    let mut buf = zmij::Buffer::new();
+    let t = buf.format_finite(x);
+    let t = t.strip_suffix(".0").unwrap_or(t);
+    if t.len() <= 16 && (1e-5..1e15).contains(&x.abs()) {
+        out.push_str(t);
     } else {
         write!(out, "{x}").unwrap();
     }

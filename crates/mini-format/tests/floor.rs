@@ -1,0 +1,66 @@
+//! The hand-written floor (`benches/support/floor.rs`, issue 21) measures
+//! the same work as mini: it must read the text mini writes into the same
+//! document, write back the very bytes mini writes, and refuse what the
+//! contract refuses. The benchmarks assert this before they time it; this
+//! test makes `cargo test` keep it true.
+
+#[path = "../benches/support/data.rs"]
+mod data;
+#[path = "../benches/support/floor.rs"]
+mod floor;
+
+#[test]
+fn the_floor_reads_and_writes_what_mini_does() {
+    let doc = data::quiz(3_000);
+    let text = mini::to_string(&doc).expect("generated data is valid");
+    assert_eq!(floor::decode(&text).expect("floor decode"), doc);
+    assert_eq!(floor::encode(&doc).expect("floor encode"), text);
+    assert_eq!(floor::validate(&text), Ok(()));
+}
+
+#[test]
+fn the_floor_writes_doubles_as_mini_does() {
+    let mut doc = data::quiz(1);
+    for x in [
+        2.0,
+        -3.0,
+        0.1,
+        -0.25,
+        1.0 / 3.0,
+        2.0f64.sqrt(),
+        1e-5,
+        9.999e-6,
+        123_456_789_012_345.0,
+        0.000_123_456_789_012_345_6,
+        -3.999_999_999_999_999,
+    ] {
+        doc.items[0].irt.a = x;
+        let text = mini::to_string(&doc).expect("a finite double is valid");
+        assert_eq!(floor::encode(&doc).expect("floor encode"), text, "{x}");
+    }
+}
+
+#[test]
+fn the_floor_refuses_what_the_contract_refuses() {
+    let doc = data::quiz(20);
+    let text = mini::to_string(&doc).expect("generated data is valid");
+    let mut lines: Vec<&str> = text.lines().collect();
+    // a duplicate id: line 3 repeats line 2
+    let second = lines[1];
+    lines[2] = second;
+    let dup = lines.join("\n");
+    let contract = <data::Quiz as mini::Mini>::contract();
+    let error = mini::check(&dup, &contract).expect_err("mini refuses a repeated id");
+    let first = &error.diagnostics()[0];
+    assert_eq!((first.code(), first.line()), (mini::Code::E11, 3));
+    let fault = floor::validate(&dup).expect_err("the floor refuses it too");
+    assert_eq!(fault.line, 3);
+    let mut bad = data::quiz(2);
+    bad.items[1].level = 9;
+    assert_eq!(
+        floor::encode(&bad)
+            .expect_err("level 9 is out of range")
+            .line,
+        3
+    );
+}
