@@ -599,3 +599,68 @@ fn a_name_one_enumeration_accepted_is_checked_again_for_another() {
     );
     assert_eq!(super::fast::WRITTEN.with(|w| w.get()) - before, 2);
 }
+
+/// An enumeration name that needs escaping where it goes is escaped every
+/// time, also once the straight writer remembers it as accepted.
+#[test]
+fn a_remembered_name_is_escaped_as_the_first_time() {
+    let c = Contract::from_json(
+        r#"{"prefix": "e", "core": [
+            {"name": "k", "type": "enum", "values": ["a|b", "c"]},
+            {"name": "ks", "type": "list", "item": "enum", "item_values": ["a,b", "c"]}]}"#,
+    )
+    .unwrap();
+
+    #[derive(serde::Serialize)]
+    enum K {
+        #[serde(rename = "a|b")]
+        Bar,
+        #[serde(rename = "c")]
+        C,
+    }
+    #[derive(serde::Serialize)]
+    enum Ks {
+        #[serde(rename = "a,b")]
+        Comma,
+        #[serde(rename = "c")]
+        C,
+    }
+    #[derive(serde::Serialize)]
+    struct D {
+        header: H,
+        records: Vec<R>,
+    }
+    #[derive(serde::Serialize)]
+    struct H {
+        n: usize,
+    }
+    #[derive(serde::Serialize)]
+    struct R {
+        k: K,
+        ks: Vec<Ks>,
+    }
+
+    let doc = D {
+        header: H { n: 3 },
+        records: vec![
+            R {
+                k: K::Bar,
+                ks: vec![Ks::Comma, Ks::C],
+            },
+            R {
+                k: K::C,
+                ks: vec![Ks::C, Ks::Comma],
+            },
+            R {
+                k: K::Bar,
+                ks: vec![Ks::Comma],
+            },
+        ],
+    };
+    let before = super::fast::WRITTEN.with(|w| w.get());
+    assert_eq!(
+        super::to_string_with_contract(&doc, &c).unwrap(),
+        "e|n=3\na\\|b|a\\,b,c\nc|c,a\\,b\na\\|b|a\\,b"
+    );
+    assert_eq!(super::fast::WRITTEN.with(|w| w.get()) - before, 3);
+}
