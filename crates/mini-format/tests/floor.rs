@@ -64,3 +64,49 @@ fn the_floor_refuses_what_the_contract_refuses() {
         3
     );
 }
+
+#[test]
+fn the_floor_checks_a_tuple_as_mini_does() {
+    let doc = data::quiz(3);
+    let text = mini::to_string(&doc).expect("generated data is valid");
+    let contract = <data::Quiz as mini::Mini>::contract();
+    let lines: Vec<&str> = text.lines().collect();
+    // the first record's fields (its stem and options have no `|`)
+    let fields: Vec<&str> = lines[1].split('|').collect();
+    assert!(fields.len() >= 7 && !lines[1].contains("\\|"));
+    let huge = format!("1{},0.5,0.1", "0".repeat(400));
+    let mut refused = 0;
+    for irt in [
+        huge.as_str(),
+        "1.5,0.5,0.1",
+        "1.5,-4,0.1",
+        "1e2,4,0.25",
+        " 1.5 , 0.5 , 0.1 ",
+        "1.5,4.5,0.1",
+        "1.5,-4.01,0.1",
+        "1.5,0.5",
+        "1.5,0.5,0.1,2",
+        "1.5,,0.1",
+        ",0.5,0.1",
+        "1e999,0.5,0.1",
+        "1.5,0.5,-1e400",
+        "x,0.5,0.1",
+        "1.5*,0.5,0.1",
+        "1\\,5,0.5,0.1",
+        "1.5,0.5,0.1*",
+        "1.,0.5,0.1",
+        "1.5,0.5,+1",
+    ] {
+        let mut f = fields.clone();
+        f[6] = irt;
+        let record = f.join("|");
+        let mut all = lines.clone();
+        all[1] = &record;
+        let t = all.join("\n");
+        let mini = mini::check(&t, &contract).is_ok();
+        assert_eq!(floor::validate(&t).is_ok(), mini, "validate, irt {irt:?}");
+        assert_eq!(floor::decode(&t).is_ok(), mini, "decode, irt {irt:?}");
+        refused += usize::from(!mini);
+    }
+    assert_eq!(refused, 15);
+}

@@ -277,6 +277,28 @@ fn int(raw: &str) -> R<i64> {
 
 /// A float: `-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?`, finite.
 fn float(raw: &str) -> R<f64> {
+    float_syntax(raw)?;
+    let v: f64 = raw.parse().map_err(|_| "expected number")?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err("not a finite double")
+    }
+}
+
+/// A float's text checked without reading the double: its syntax, and a
+/// finite value for sure (no exponent and at most 300 characters; any
+/// other text is read).
+fn float_checked(raw: &str) -> R<()> {
+    if raw.len() <= 300 && !raw.bytes().any(|c| c == b'e' || c == b'E') {
+        float_syntax(raw)
+    } else {
+        float(raw).map(drop)
+    }
+}
+
+/// `-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+fn float_syntax(raw: &str) -> R<()> {
     let b = raw.as_bytes();
     let mut i = usize::from(b.first() == Some(&b'-'));
     let digits = |i: &mut usize| {
@@ -307,12 +329,7 @@ fn float(raw: &str) -> R<f64> {
     if i != b.len() {
         return Err("expected number");
     }
-    let v: f64 = raw.parse().map_err(|_| "expected number")?;
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err("not a finite double")
-    }
+    Ok(())
 }
 
 fn level_name(raw: &str) -> R<Level> {
@@ -461,6 +478,27 @@ fn irt(raw: &str) -> R<Irt> {
     })
 }
 
+/// The tuple checked without building it (validation): three
+/// components, each a finite number, `b` within its bounds; only `b` is
+/// read as a double. A component is the trimmed text between commas: a
+/// number holds no escape, quote or marker, so any of them fails its
+/// syntax.
+fn check_irt(raw: &str) -> R<()> {
+    const COUNT: &str = "tuple expects 3 components";
+    let bytes = raw.as_bytes();
+    let first = memchr::memchr(b',', bytes).ok_or(COUNT)?;
+    let second = first + 1 + memchr::memchr(b',', &bytes[first + 1..]).ok_or(COUNT)?;
+    if memchr::memchr(b',', &bytes[second + 1..]).is_some() {
+        return Err(COUNT);
+    }
+    float_checked(trim(&raw[..first]))?;
+    float_checked(trim(&raw[second + 1..]))?;
+    if !(-4.0..=4.0).contains(&float(trim(&raw[first + 1..second]))?) {
+        return Err("irt.b out of range");
+    }
+    Ok(())
+}
+
 /// Reads a quiz document into a `Quiz`, every rule checked.
 pub fn decode(text: &str) -> Result<Quiz, Fault> {
     let mut it = lines(text);
@@ -525,7 +563,7 @@ fn check_question<'a>(line: &'a str, k: u32, seen: &mut Ids<'a>) -> R<()> {
     if n > 5 {
         return Err("tags: more than 5");
     }
-    irt(f.required()?.0)?;
+    check_irt(f.required()?.0)?;
     f.next()?;
     if f.next()?.is_some() {
         return Err("too many fields");
