@@ -528,6 +528,19 @@ fn the_straight_writer_writes_what_the_general_path_writes() {
     );
 }
 
+/// A document of records `R` under the default records key, its header
+/// the record count alone.
+#[derive(serde::Serialize)]
+struct Records<R> {
+    header: Count,
+    records: Vec<R>,
+}
+
+#[derive(serde::Serialize)]
+struct Count {
+    n: usize,
+}
+
 /// A Rust enum's variant names (`&'static str`, remembered by the
 /// straight writer once accepted) serve enumerations of the contract with
 /// different names: a name one of them accepted is not taken for another.
@@ -549,15 +562,6 @@ fn a_name_one_enumeration_accepted_is_checked_again_for_another() {
         Blue,
     }
     #[derive(serde::Serialize)]
-    struct D {
-        header: H,
-        records: Vec<R>,
-    }
-    #[derive(serde::Serialize)]
-    struct H {
-        n: usize,
-    }
-    #[derive(serde::Serialize)]
     struct R {
         a: Color,
         b: Color,
@@ -565,8 +569,8 @@ fn a_name_one_enumeration_accepted_is_checked_again_for_another() {
     }
 
     // `red` accepted for `a`, then given to `b` and to `cs`
-    let doc = |b: Color, cs: Vec<Color>| D {
-        header: H { n: 2 },
+    let doc = |b: Color, cs: Vec<Color>| Records {
+        header: Count { n: 2 },
         records: vec![
             R {
                 a: Color::Red,
@@ -626,22 +630,13 @@ fn a_remembered_name_is_escaped_as_the_first_time() {
         C,
     }
     #[derive(serde::Serialize)]
-    struct D {
-        header: H,
-        records: Vec<R>,
-    }
-    #[derive(serde::Serialize)]
-    struct H {
-        n: usize,
-    }
-    #[derive(serde::Serialize)]
     struct R {
         k: K,
         ks: Vec<Ks>,
     }
 
-    let doc = D {
-        header: H { n: 3 },
+    let doc = Records {
+        header: Count { n: 3 },
         records: vec![
             R {
                 k: K::Bar,
