@@ -82,29 +82,38 @@ impl<'c> Fast<'c> {
     }
 }
 
+/// A scalar of the plan by its address (the plan borrows the contract for
+/// the whole document, so the address names one scalar), and a `'static`
+/// name by its address and length: the keys of [`Accepted`].
+fn scalar_id(s: &Scalar) -> usize {
+    s as *const Scalar as usize
+}
+
+fn name_id(s: &Scalar, t: &'static str) -> (usize, usize, usize) {
+    (scalar_id(s), t.as_ptr() as usize, t.len())
+}
+
 impl Accepted {
     /// Whether scalar `s` accepted the name `t` before.
     fn name(&self, s: &Scalar, t: &'static str) -> bool {
-        let at = s as *const Scalar as usize;
-        self.names.contains(&(at, t.as_ptr() as usize, t.len()))
+        self.names.contains(&name_id(s, t))
     }
 
     fn add_name(&mut self, s: &Scalar, t: &'static str) {
         if self.names.len() < 32 {
-            let at = s as *const Scalar as usize;
-            self.names.push((at, t.as_ptr() as usize, t.len()));
+            self.names.push(name_id(s, t));
         }
     }
 
     fn float(&self, s: &Scalar, x: f64) -> bool {
-        let at = s as *const Scalar as usize;
+        let at = scalar_id(s);
         self.floats
             .iter()
             .any(|&(a, lo, hi)| a == at && lo <= x && x <= hi)
     }
 
     fn add_float(&mut self, s: &Scalar, x: f64) {
-        let at = s as *const Scalar as usize;
+        let at = scalar_id(s);
         if let Some((_, lo, hi)) = self.floats.iter_mut().find(|(a, _, _)| *a == at) {
             *lo = lo.min(x);
             *hi = hi.max(x);
