@@ -528,6 +528,10 @@ impl<'de> LineAccess<'_, 'de, '_> {
 impl<'de> SeqAccess<'de> for LineAccess<'_, 'de, '_> {
     type Error = Error;
 
+    // This and `next_element` are inlined into the derived `visit_seq`:
+    // serde's provided `next_element` was one call per field type that
+    // only forwarded (ADR 0040).
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.seq {
             return self.next_positional(seed);
@@ -536,6 +540,11 @@ impl<'de> SeqAccess<'de> for LineAccess<'_, 'de, '_> {
             Some((slot, _)) => self.next_value(slot, seed).map(Some),
             None => Ok(None),
         }
+    }
+
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.next_element_seed(std::marker::PhantomData)
     }
 }
 

@@ -478,6 +478,9 @@ impl<'de> Elements<'_, '_, 'de, '_> {
 impl<'de> SeqAccess<'de> for Elements<'_, '_, 'de, '_> {
     type Error = Error;
 
+    // Inlined into `Vec`'s `visit_seq` loop: a call per element was glue
+    // (ADR 0040).
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         let k = self.next;
         if k >= self.rec.cur.elements.len() {

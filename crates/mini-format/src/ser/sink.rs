@@ -125,42 +125,55 @@ pub(super) trait Sink: Sized {
 /// `serde_json::to_value` would see it (a non-finite float is null, a char
 /// a string, a unit variant its name, `None` and `()` null). Shared by the
 /// general path's [`Ser`] and the straight-line writer's positions
-/// (`fast/`), so that both see every value alike.
+/// (`fast/`), so that both see every value alike. Attributes given
+/// (`leaf_methods!(#[inline(always)])`) are put on every method.
 macro_rules! leaf_methods {
-    () => {
+    ($(#[$attr:meta])*) => {
+        $(#[$attr])*
         fn serialize_bool(self, v: bool) -> Result<(), Self::Error> {
             self.leaf(Leaf::Bool(v))
         }
+        $(#[$attr])*
         fn serialize_i8(self, v: i8) -> Result<(), Self::Error> {
             self.leaf(Leaf::I64(v.into()))
         }
+        $(#[$attr])*
         fn serialize_i16(self, v: i16) -> Result<(), Self::Error> {
             self.leaf(Leaf::I64(v.into()))
         }
+        $(#[$attr])*
         fn serialize_i32(self, v: i32) -> Result<(), Self::Error> {
             self.leaf(Leaf::I64(v.into()))
         }
+        $(#[$attr])*
         fn serialize_i64(self, v: i64) -> Result<(), Self::Error> {
             self.leaf(Leaf::I64(v))
         }
+        $(#[$attr])*
         fn serialize_i128(self, v: i128) -> Result<(), Self::Error> {
             self.leaf(Leaf::I128(v))
         }
+        $(#[$attr])*
         fn serialize_u8(self, v: u8) -> Result<(), Self::Error> {
             self.leaf(Leaf::U64(v.into()))
         }
+        $(#[$attr])*
         fn serialize_u16(self, v: u16) -> Result<(), Self::Error> {
             self.leaf(Leaf::U64(v.into()))
         }
+        $(#[$attr])*
         fn serialize_u32(self, v: u32) -> Result<(), Self::Error> {
             self.leaf(Leaf::U64(v.into()))
         }
+        $(#[$attr])*
         fn serialize_u64(self, v: u64) -> Result<(), Self::Error> {
             self.leaf(Leaf::U64(v))
         }
+        $(#[$attr])*
         fn serialize_u128(self, v: u128) -> Result<(), Self::Error> {
             self.leaf(Leaf::U128(v))
         }
+        $(#[$attr])*
         fn serialize_f32(self, v: f32) -> Result<(), Self::Error> {
             // serde_json holds no NaN or infinity: `to_value` makes them null
             self.leaf(if v.is_finite() {
@@ -169,6 +182,7 @@ macro_rules! leaf_methods {
                 Leaf::Null
             })
         }
+        $(#[$attr])*
         fn serialize_f64(self, v: f64) -> Result<(), Self::Error> {
             self.leaf(if v.is_finite() {
                 Leaf::F64(v)
@@ -176,21 +190,27 @@ macro_rules! leaf_methods {
                 Leaf::Null
             })
         }
+        $(#[$attr])*
         fn serialize_char(self, v: char) -> Result<(), Self::Error> {
             self.leaf(Leaf::Str(v.encode_utf8(&mut [0; 4])))
         }
+        $(#[$attr])*
         fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
             self.leaf(Leaf::Str(v))
         }
+        $(#[$attr])*
         fn serialize_none(self) -> Result<(), Self::Error> {
             self.leaf(Leaf::Null)
         }
+        $(#[$attr])*
         fn serialize_unit(self) -> Result<(), Self::Error> {
             self.leaf(Leaf::Null)
         }
+        $(#[$attr])*
         fn serialize_unit_struct(self, _: &'static str) -> Result<(), Self::Error> {
             self.leaf(Leaf::Null)
         }
+        $(#[$attr])*
         fn serialize_unit_variant(
             self,
             _: &'static str,
