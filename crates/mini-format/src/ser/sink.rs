@@ -126,9 +126,14 @@ pub(super) trait Sink: Sized {
 /// a string, a unit variant its name, `None` and `()` null). Shared by the
 /// general path's [`Ser`] and the straight-line writer's positions
 /// (`fast/`), so that both see every value alike. Attributes given
-/// (`leaf_methods!(#[inline(always)])`) are put on every method.
+/// (`leaf_methods!(#[inline(always)])`) are put on every method; with
+/// `texts: [..] others: [..]`, the first go on `serialize_str` and
+/// `serialize_char`, the second on the rest.
 macro_rules! leaf_methods {
     ($(#[$attr:meta])*) => {
+        leaf_methods!(texts: [$(#[$attr])*] others: [$(#[$attr])*]);
+    };
+    (texts: [$(#[$sattr:meta])*] others: [$(#[$attr:meta])*]) => {
         $(#[$attr])*
         fn serialize_bool(self, v: bool) -> Result<(), Self::Error> {
             self.leaf(Leaf::Bool(v))
@@ -190,11 +195,11 @@ macro_rules! leaf_methods {
                 Leaf::Null
             })
         }
-        $(#[$attr])*
+        $(#[$sattr])*
         fn serialize_char(self, v: char) -> Result<(), Self::Error> {
             self.leaf(Leaf::Str(v.encode_utf8(&mut [0; 4])))
         }
-        $(#[$attr])*
+        $(#[$sattr])*
         fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
             self.leaf(Leaf::Str(v))
         }
