@@ -399,7 +399,8 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
 }
 
 /// The byte-level reading of a quoted element (`text` starts with `"`):
-/// `memchr2` finds each `"` and `\`; a doubled `""` and a valid escape
+/// the block masks (or, to decode, `scan::find_either`) find each `"` and
+/// `\`; a doubled `""` and a valid escape
 /// are decoded, and the text is borrowed when it has neither. Gives the
 /// same `(rest, text, marker before the closing quote)` as [`quoted`], and
 /// `None` on anything it does not decide alone (a missing closing quote,
@@ -436,7 +437,10 @@ fn scan_quoted(body: &str, sep: char, mut out: Option<&mut String>) -> Option<(u
     let (mut from, mut run_start) = (0, 0);
     let (mut last_marker, mut plain) = (false, true);
     loop {
-        let at = from + memchr2(b'"', b'\\', &b[from..])?;
+        let at = super::scan::find_either(b, from, b'"', b'\\');
+        if at == b.len() {
+            return None;
+        }
         if at > from {
             last_marker = b[at - 1] == b'*';
         }
