@@ -82,9 +82,12 @@ pub fn find_byte(bytes: &[u8], from: usize, b: u8) -> usize {
 }
 
 /// The index of the first `a` or `b` in `bytes[from..]`, or `bytes.len()`:
-/// [`find_byte`] for two bytes (neither zero), sixteen bytes a step with
-/// no setup. A quoted element's runs between `""` and escapes are a few
-/// bytes long, where `memchr2`'s setup cost more than the search
+/// [`find_byte`] for two bytes, sixteen bytes a step with no setup (a
+/// short slice's zero padding lies past every real byte; a match there is
+/// clamped to the end). A quoted element's runs between `""` and escapes
+/// are a few bytes long, where `memchr2`'s setup cost more than the
+/// search (ADR 0040). The loop is not shared with `find_byte`: one generic
+/// over the set of bytes made rubric's typed decode 0.44% longer
 /// (ADR 0040).
 #[inline]
 pub fn find_either(bytes: &[u8], from: usize, a: u8, b: u8) -> usize {
