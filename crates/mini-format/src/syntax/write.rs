@@ -74,7 +74,9 @@ fn escape_runs<const SEP: bool>(out: &mut String, text: &str, sep: &[u8], first:
             // `\`, `|` and the separator are written after a backslash:
             // the character itself starts the next run
             b'\\' | b'|' => {}
-            _ if SEP && b == first && bytes[i..].starts_with(sep) => {}
+            // an ASCII separator is its first byte (no slice compare:
+            // `starts_with` on a slice of unknown length calls `memcmp`)
+            _ if SEP && b == first && (sep.len() == 1 || bytes[i..].starts_with(sep)) => {}
             // a line break (LF, CRLF or a lone CR) is written `\n`
             b'\n' | b'\r' => {
                 out.push_str(&text[run..i]);
@@ -207,6 +209,8 @@ mod tests {
     fn one_pass_matches_the_definition() {
         let alphabet = [
             'a', '\\', '|', '\n', '\r', ',', ';', '\t', '·', 'é', '😀', '*', '"', ' ',
+            // the separator `·` (C2 B7)'s first byte, in another character
+            '§',
             // control bytes below CR (candidates that need no escape), the
             // first byte above them, and DEL
             '\u{1}', '\u{e}', '\u{7f}',
