@@ -87,15 +87,28 @@ enum NumberRead<'a> {
 
 /// Types the text of a number for a consumer that takes numbers: the
 /// verdict, and what was read handed to `to_sink`. `None`: `spec` is not
-/// a number type (the caller types the text as an atom).
+/// a number type (the caller types the text as an atom). For a consumer
+/// of verdicts only (`S`), an unbounded plain float is not read: nothing
+/// is handed to `to_sink`.
 #[inline(always)]
-fn number_value<'a>(
+fn number_value<'a, S: Sink<'a>>(
     text: Cow<'a, str>,
     spec: &Scalar,
     ranged: bool,
     to_sink: impl FnOnce(NumberRead<'a>),
 ) -> Option<bool> {
     match spec.ty {
+        // verdicts only, and no bound to compare the double with: a plain
+        // float (of up to 300 characters, always finite) keeps its rules
+        // by its syntax alone, and its double is not read (ADR 0041)
+        ScalarType::Float
+            if !S::VALUES
+                && !(ranged && (spec.min.is_some() || spec.max.is_some()))
+                && text.len() <= 300
+                && number::float_form(&text) == Some(false) =>
+        {
+            Some(true)
+        }
         ScalarType::Float => Some(match check_float(text, spec, ranged) {
             Ok(v) => {
                 to_sink(NumberRead::Value(Num::Float(v)));
@@ -243,7 +256,7 @@ fn steps<'a, S: Sink<'a>>(
                 None if S::TEXTLESS_NUMBERS
                     && matches!(s.ty, ScalarType::Float | ScalarType::Int) =>
                 {
-                    number_value(raw.text(sep), s, true, |n| match n {
+                    number_value::<S>(raw.text(sep), s, true, |n| match n {
                         NumberRead::Value(n) => sink.number(i, n),
                         NumberRead::Text(a) => sink.scalar(i, a),
                     })
@@ -398,7 +411,7 @@ fn component<'a, S: Sink<'a>>(sink: &mut S, c: &Component, text: Cow<'a, str>) -
         return c.optional;
     }
     if S::TEXTLESS_NUMBERS && matches!(c.scalar.ty, ScalarType::Float | ScalarType::Int) {
-        return number_value(text, &c.scalar, true, |n| match n {
+        return number_value::<S>(text, &c.scalar, true, |n| match n {
             NumberRead::Value(n) => sink.component_number(n),
             NumberRead::Text(a) => sink.component(Some(a)),
         })
@@ -441,7 +454,7 @@ fn scalar_atom<'a, S: Sink<'a>>(
 #[inline(always)]
 fn element<'a, S: Sink<'a>>(sink: &mut S, item: &Scalar, text: Cow<'a, str>, marked: bool) -> bool {
     if S::TEXTLESS_NUMBERS && matches!(item.ty, ScalarType::Float | ScalarType::Int) {
-        return number_value(text, item, false, |n| match n {
+        return number_value::<S>(text, item, false, |n| match n {
             NumberRead::Value(n) => sink.element_number(n, marked),
             NumberRead::Text(a) => sink.element(a, marked),
         })
@@ -565,6 +578,24 @@ mod tests {
         .unwrap();
         assert_eq!(same("m|n=2\n1,2*,3|4,5\n7*|8*", &m), 2);
         assert_eq!(same("m|n=1\n1,2,3|4", &m), 0);
+        // unbounded floats, whose verdict the walk reads from their syntax
+        // alone (a field, a component, an element): the engine's verdicts
+        let f = Contract::from_json(
+            r#"{"prefix": "f", "core": [
+                  {"name": "x", "type": "float"},
+                  {"name": "p", "type": "tuple", "items": [{"name": "a", "type": "float"}]},
+                  {"name": "l", "type": "list", "item": "float"}]}"#,
+        )
+        .unwrap();
+        let huge = format!("1{}.0", "0".repeat(400));
+        let long = format!("0.{}1", "0".repeat(320));
+        for t in [
+            "0.5", "-0.5", "00.5", "-0", "-0.0", "7", "1e5", "1E-3", "1e999", "-1e999", "0.5e",
+            ".5", "5.", "-", "1.5.2", "1,5", "nan", "inf", "+1", "0x10", &huge, &long,
+        ] {
+            let t = crate::syntax::escape_element(t, ',');
+            same(&format!("f|n=1\n{t}|{t}|{t}"), &f);
+        }
         // every one-byte edit of the valid document (a deletion, or one of
         // the structural characters in its place): the same diagnostics
         for edit in crate::one_byte_edits(
