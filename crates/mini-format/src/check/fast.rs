@@ -99,13 +99,12 @@ fn number_value<'a, S: Sink<'a>>(
 ) -> Option<bool> {
     match spec.ty {
         // verdicts only, and no bound to compare the double with: a plain
-        // float (of up to 300 characters, always finite) keeps its rules
-        // by its syntax alone, and its double is not read (ADR 0041)
+        // float keeps its rules by its syntax alone, and its double is not
+        // read (ADR 0041)
         ScalarType::Float
             if !S::VALUES
                 && !(ranged && (spec.min.is_some() || spec.max.is_some()))
-                && text.len() <= 300
-                && number::float_form(&text) == Some(false) =>
+                && plain_finite_float(&text) =>
         {
             Some(true)
         }

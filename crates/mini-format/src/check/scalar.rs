@@ -282,7 +282,7 @@ fn out_of_bounds(spec: &Scalar, cmp: impl Fn(&number::Dec) -> Option<std::cmp::O
 /// ([`number::cmp_float`], exact); any other goes through [`check_atom`].
 pub fn check_float(text: Cow<'_, str>, spec: &Scalar, ranged: bool) -> Result<f64, Violation> {
     let fast = number::fast_plain_float(&text);
-    if fast.is_some() || (text.len() <= 300 && number::float_form(&text) == Some(false)) {
+    if fast.is_some() || plain_finite_float(&text) {
         // plain float syntax always parses, and is finite at this length
         let v: f64 = fast
             .or_else(|| number::float_value(&text))
@@ -296,6 +296,15 @@ pub fn check_float(text: Cow<'_, str>, spec: &Scalar, ranged: bool) -> Result<f6
         Atom::Float(t) => Ok(number::float_value(&t).unwrap_or(f64::NAN)),
         _ => Err((Code::E06, "expected number".to_string())),
     }
+}
+
+/// Whether `text` is a float written plainly (no exponent) in at most 300
+/// characters: such a float always parses, to a finite double, so its
+/// syntax is its verdict when no bound asks for its value (`check_float`;
+/// `mini::check`'s walk, which then does not read the double, ADR 0041).
+#[inline(always)]
+pub(crate) fn plain_finite_float(text: &str) -> bool {
+    text.len() <= 300 && number::float_form(text) == Some(false)
 }
 
 #[inline(never)]
