@@ -8,7 +8,7 @@ example ROUNDS times with both operations in turn within each repetition
 side's minimum time per record and the ratio of records/s (mini's first)
 at the minimum and the tenth percentile.
 
-Usage: inturn.py PROFILE_BINARY [ROUNDS]   (ROUNDS 30)
+Usage: inturn.py PROFILE_BINARY [ROUNDS [FAMILY]]   (ROUNDS 30; FAMILY: only its pairs)
 """
 
 import subprocess, re, os, sys
@@ -21,6 +21,11 @@ pairs = [(f, a, c) for f in ("quiz","rubric","notes") for a, c in (("typed","typ
 pairs += [("quiz", a, "floor_" + a) for a in ("typed", "serialize", "validate")]
 pairs += [("quiz", "floor_typed", "typed_json"), ("quiz", "floor_serialize", "serialize_json"),
           ("quiz", "floor_validate", "ignored_json")]
+# the rubric floor's reader (thirteenth round, ADR 0043)
+pairs += [("rubric", "typed", "floor_typed"), ("rubric", "floor_typed", "typed_json")]
+if len(sys.argv) > 3:
+    # only the pairs of one family: inturn.py BIN ROUNDS FAMILY
+    pairs = [p for p in pairs if p[0] == sys.argv[3]]
 for f, a, c in pairs:
     ta, tc = [], []
     for _ in range(rounds):

@@ -16,7 +16,8 @@
 //! 7. on quiz, `floor`: the hand-written reader and writer of
 //!    `benches/support/floor.rs` (issue 21), every contract rule checked,
 //!    into and from the same structs, as a third row of `typed_decode`,
-//!    `validate` and `serialize`.
+//!    `validate` and `serialize`; on rubric, the floor's reader of
+//!    `benches/support/floor_rubric.rs` as a third row of `typed_decode`.
 //!
 //! `benches/ratios.py` prints the table of `docs/performance.md` (mini ÷
 //! serde_json in records/s, and MB/s) from criterion's estimates.
@@ -193,7 +194,7 @@ where
     g.finish();
 }
 
-/// The floor's rows (quiz only), in the groups of the same operations.
+/// The quiz floor's rows, in the groups of the same operations.
 fn bench_floor(c: &mut Criterion, f: &Family<Quiz>) {
     assert!(floor::decode(&f.mini).expect("floor decode") == f.doc);
     assert_eq!(floor::encode(&f.doc).expect("floor encode"), f.mini);
@@ -213,6 +214,22 @@ fn bench_floor(c: &mut Criterion, f: &Family<Quiz>) {
     }
 }
 
+/// The rubric floor's reader (decode only), in the group of the same
+/// operation.
+fn bench_floor_rubric(c: &mut Criterion, f: &Family<Rubric>) {
+    assert!(floor::rubric::decode(&f.mini).expect("floor decode") == f.doc);
+    let mut g = c.benchmark_group(format!("{}/typed_decode", f.name));
+    g.throughput(Throughput::Bytes(f.mini.len() as u64));
+    g.bench_function("floor", |b| {
+        b.iter(|| {
+            drop(black_box(
+                floor::rubric::decode(black_box(&f.mini)).unwrap(),
+            ))
+        })
+    });
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
     data::contracts_match();
     let n = records();
@@ -227,6 +244,7 @@ fn benches(c: &mut Criterion) {
     let text = mini::to_string(&rubric).unwrap();
     let rubric = family::<Rubric>("rubric", rubric, text);
     bench_family::<_, data::Criterion>(c, &rubric);
+    bench_floor_rubric(c, &rubric);
     drop(rubric);
 
     let notes = data::notes(n);

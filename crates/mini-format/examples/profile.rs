@@ -23,7 +23,8 @@
 //! Operations: `typed`, `typed_json`, `dynamic`, `dynamic_json`, `validate`,
 //! `ignored_json`, `serialize`, `serialize_json`; on `quiz` also the
 //! hand-written floor (`benches/support/floor.rs`): `floor_typed`,
-//! `floor_validate`, `floor_serialize`.
+//! `floor_validate`, `floor_serialize`; on `rubric` the floor's reader
+//! (`benches/support/floor_rubric.rs`): `floor_typed`.
 
 use std::hint::black_box;
 
@@ -179,6 +180,12 @@ fn measured_floor(doc: &data::Quiz, text: &str, op: &str) {
     }
 }
 
+/// The rubric floor's reader alone (`floor_typed` on rubric).
+#[inline(never)]
+fn measured_floor_rubric(text: &str) {
+    drop(black_box(floor::rubric::decode(text).expect("decode")));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let family = args.get(1).map_or("quiz", String::as_str);
@@ -203,7 +210,16 @@ fn main() {
         "rubric" => {
             let d = data::rubric(n);
             let t = mini::to_string(&d).expect("serialize");
-            run(d, t, op, |_, _, _| false);
+            if op.contains("floor_") {
+                assert_eq!(floor::rubric::decode(&t).expect("floor decode"), d);
+            }
+            run(d, t, op, |_, t, op| {
+                let floor = op == "floor_typed";
+                if floor {
+                    measured_floor_rubric(t);
+                }
+                floor
+            });
         }
         "notes" => {
             let d = data::notes(n);

@@ -110,3 +110,66 @@ fn the_floor_checks_a_tuple_as_mini_does() {
     }
     assert_eq!(refused, 15);
 }
+
+#[test]
+fn the_rubric_floor_reads_what_mini_does() {
+    let doc = data::rubric(3_000);
+    let text = mini::to_string(&doc).expect("generated data is valid");
+    assert!(text.contains("\\,"), "the descriptors carry escaped commas");
+    assert_eq!(floor::rubric::decode(&text).expect("floor decode"), doc);
+    // a repeated id, refused on its line by both
+    let mut lines: Vec<&str> = text.lines().collect();
+    let second = lines[1];
+    lines[2] = second;
+    let dup = lines.join("\n");
+    assert!(mini::from_str::<data::Rubric>(&dup).is_err());
+    assert_eq!(
+        floor::rubric::decode(&dup).expect_err("repeated id").line,
+        3
+    );
+}
+
+/// The rubric floor reads its descriptors in one walk (`text_list`): it
+/// must agree with mini on every list it accepts (the same strings) and
+/// refuse what mini refuses.
+#[test]
+fn the_rubric_floor_reads_a_text_list_as_mini_does() {
+    let doc = data::rubric(3);
+    let text = mini::to_string(&doc).expect("generated data is valid");
+    let lines: Vec<&str> = text.lines().collect();
+    let mut refused = 0;
+    for descriptors in [
+        "a,b,c,d",
+        " a , b ,c,d ",
+        "a\\, x,b,c,d",
+        "a\\,,b,c,d",
+        "a \\| b,b\\\\,c,d",
+        "a\\n b,b,c,d",
+        "a\\*,b,c,d",
+        "a\\, ,b,c,d",
+        "a*,b,c,d",
+        "a,b,c,d *",
+        "a\\\\*,b,c,d",
+        "a\\q,b,c,d",
+        "a,b,c",
+        "a,b,c,d,e",
+        "",
+        "a,,c,d",
+        "a,b,c,",
+    ] {
+        // the first record with this descriptors field (its other fields
+        // hold no escape)
+        let mut fields: Vec<String> = lines[1].split('|').map(str::to_string).collect();
+        assert_eq!(fields.len(), 6);
+        fields[2] = descriptors.to_string();
+        let record = fields.join("|");
+        let mut all = lines.clone();
+        all[1] = &record;
+        let t = all.join("\n");
+        let by_mini = mini::from_str::<data::Rubric>(&t).ok();
+        let by_floor = floor::rubric::decode(&t).ok();
+        assert_eq!(by_floor, by_mini, "descriptors {descriptors:?}");
+        refused += usize::from(by_mini.is_none());
+    }
+    assert_eq!(refused, 7);
+}
