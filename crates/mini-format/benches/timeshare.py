@@ -21,6 +21,9 @@ records). The perf run samples the whole process, `repeat` times over
 of the data is a small part of its samples; the script prints the share
 of samples that fall outside the functions the callgrind run saw and
 leaves them out, so that both columns are shares of the same functions.
+A function that both the measured operation and the data's generation
+run (the allocator, `memcpy`) keeps all its samples, the generation's
+share included: its time share reads a few percent high.
 Functions inlined into others count as their callers in both profiles.
 The last column turns each function's samples into nanoseconds a record
 (one sample every 0.1 ms of CPU time): a mean over every repetition of
@@ -52,6 +55,13 @@ def same_name(name):
 
 def instruction_shares(binary, family, op, tmp):
     """Exclusive instruction share of each function, in percent."""
+    costs, total = instruction_costs(binary, family, op, tmp)
+    return {k: 100.0 * v / total for k, v in costs.items()} if total else {}
+
+
+def instruction_costs(binary, family, op, tmp):
+    """Exclusive instructions of each function in the measured operation
+    (5,000 records), and their total (`benches/parts.py` uses it too)."""
     out = os.path.join(tmp, "cg.out")
     subprocess.run(
         [
@@ -68,7 +78,7 @@ def instruction_shares(binary, family, op, tmp):
         capture_output=True,
     )
     text = subprocess.run(
-        ["callgrind_annotate", "--inclusive=no", out],
+        ["callgrind_annotate", "--inclusive=no", "--threshold=100", out],
         check=True,
         capture_output=True,
         text=True,
@@ -95,7 +105,7 @@ def instruction_shares(binary, family, op, tmp):
         name = same_name(name.split(":", 1)[1] if ":" in name else name)
         costs[name] = costs.get(name, 0) + cost
         total += cost
-    return {k: 100.0 * v / total for k, v in costs.items()} if total else {}
+    return costs, total
 
 
 def time_shares(binary, family, op, repeat, tmp):
