@@ -347,21 +347,40 @@ fn level_name(raw: &str) -> R<Level> {
     })
 }
 
-fn header(line: &str) -> R<QuizHeader> {
+/// Walks a header line: its prefix checked, then `entry(key, value,
+/// escaped)` for each `key=value` entry (both trimmed).
+fn header_entries<'a>(
+    line: &'a str,
+    prefix: &str,
+    mut entry: impl FnMut(&'a str, &'a str, bool) -> R<()>,
+) -> R<()> {
     let mut f = Fields::new(line);
-    if f.required()?.0 != "quiz" {
+    if f.required()?.0 != prefix {
         return Err("wrong prefix");
     }
-    let (mut n, mut k, mut topic) = (None, None, None);
     while let Some((raw, esc)) = f.next()? {
         let (key, value) = raw.split_once('=').ok_or("header entry without =")?;
-        match trim(key) {
-            "n" => n = Some(u64::try_from(int(trim(value))?).map_err(|_| "n < 0")?),
-            "k" => k = Some(u32::try_from(int(trim(value))?).map_err(|_| "k out of range")?),
-            "topic" => topic = Some(owned(trim(value), esc)),
+        entry(trim(key), trim(value), esc)?;
+    }
+    Ok(())
+}
+
+/// A header count: an int that fits `T`.
+fn count<T: TryFrom<i64>>(value: &str, what: &'static str) -> R<T> {
+    T::try_from(int(value)?).map_err(|_| what)
+}
+
+fn header(line: &str) -> R<QuizHeader> {
+    let (mut n, mut k, mut topic) = (None, None, None);
+    header_entries(line, "quiz", |key, value, esc| {
+        match key {
+            "n" => n = Some(count(value, "n < 0")?),
+            "k" => k = Some(count(value, "k out of range")?),
+            "topic" => topic = Some(owned(value, esc)),
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     Ok(QuizHeader {
         n: n.ok_or("header lacks n")?,
         k: k.ok_or("header lacks k")?,

@@ -19,29 +19,25 @@
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
-use super::{elements, find, float, int, lines, owned, trim, Fault, Fields, Fx, R};
+use super::{
+    count, elements, find, float, header_entries, int, lines, owned, Fault, Fields, Fx, R,
+};
 use crate::data::{Criterion, Rubric, RubricHeader};
 
 /// The claimed ids, by value.
 type IntIds = HashSet<i64, BuildHasherDefault<Fx>>;
 
 fn header(line: &str) -> R<RubricHeader> {
-    let mut f = Fields::new(line);
-    if f.required()?.0 != "rubric" {
-        return Err("wrong prefix");
-    }
     let (mut n, mut levels, mut course) = (None, None, None);
-    while let Some((raw, esc)) = f.next()? {
-        let (key, value) = raw.split_once('=').ok_or("header entry without =")?;
-        match trim(key) {
-            "n" => n = Some(u64::try_from(int(trim(value))?).map_err(|_| "n < 0")?),
-            "levels" => {
-                levels = Some(u32::try_from(int(trim(value))?).map_err(|_| "levels out of range")?)
-            }
-            "course" => course = Some(owned(trim(value), esc)),
+    header_entries(line, "rubric", |key, value, esc| {
+        match key {
+            "n" => n = Some(count(value, "n < 0")?),
+            "levels" => levels = Some(count(value, "levels out of range")?),
+            "course" => course = Some(owned(value, esc)),
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     Ok(RubricHeader {
         n: n.ok_or("header lacks n")?,
         levels: levels.ok_or("header lacks levels")?,
