@@ -523,25 +523,50 @@ fn check_irt(raw: &str) -> R<()> {
 
 /// Reads a quiz document into a `Quiz`, every rule checked.
 pub fn decode(text: &str) -> Result<Quiz, Fault> {
+    let (header, rest) = head(text, header)?;
+    let mut seen = ids(header.n);
+    let items = body(text, rest, header.n, |line| {
+        question(line, header.k, &mut seen)
+    })?;
+    Ok(Quiz { header, items })
+}
+
+/// A document's first significant line read by `header`, and the lines
+/// after it.
+pub(crate) fn head<'a, H>(
+    text: &'a str,
+    header: impl FnOnce(&'a str) -> R<H>,
+) -> Result<(H, impl Iterator<Item = (usize, &'a str)>), Fault> {
     let mut it = lines(text);
     let (hl, h) = it.next().ok_or(Fault {
         line: 0,
         what: "no header",
     })?;
     let header = header(h).map_err(|what| Fault { line: hl, what })?;
-    let cap = usize::try_from(header.n.min(text.len() as u64 / 16)).unwrap_or(0);
+    Ok((header, it))
+}
+
+/// The record lines read by `record` (a fault on its 1-based line), into a
+/// vector sized from `n` capped by what `text` can hold; their count
+/// checked against `n`.
+pub(crate) fn body<'a, T>(
+    text: &'a str,
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    n: u64,
+    mut record: impl FnMut(&'a str) -> R<T>,
+) -> Result<Vec<T>, Fault> {
+    let cap = usize::try_from(n.min(text.len() as u64 / 16)).unwrap_or(0);
     let mut items = Vec::with_capacity(cap);
-    let mut seen = ids(header.n);
-    for (ln, line) in it {
-        items.push(question(line, header.k, &mut seen).map_err(|what| Fault { line: ln, what })?);
+    for (ln, line) in lines {
+        items.push(record(line).map_err(|what| Fault { line: ln, what })?);
     }
-    if items.len() as u64 != header.n {
+    if items.len() as u64 != n {
         return Err(Fault {
             line: 0,
             what: "n differs from the record lines",
         });
     }
-    Ok(Quiz { header, items })
+    Ok(items)
 }
 
 /// One record line checked, nothing built but the id's claim.
@@ -595,25 +620,13 @@ fn check_question<'a>(line: &'a str, k: u32, seen: &mut Ids<'a>) -> R<()> {
 
 /// Checks a quiz document, every rule, building nothing.
 pub fn validate(text: &str) -> Result<(), Fault> {
-    let mut it = lines(text);
-    let (hl, h) = it.next().ok_or(Fault {
-        line: 0,
-        what: "no header",
-    })?;
-    let header = header(h).map_err(|what| Fault { line: hl, what })?;
+    let (header, rest) = head(text, header)?;
     let mut seen = ids(header.n);
-    let mut records = 0u64;
-    for (ln, line) in it {
-        check_question(line, header.k, &mut seen).map_err(|what| Fault { line: ln, what })?;
-        records += 1;
-    }
-    if records != header.n {
-        return Err(Fault {
-            line: 0,
-            what: "n differs from the record lines",
-        });
-    }
-    Ok(())
+    // a vector of `()` holds no memory
+    body(text, rest, header.n, |line| {
+        check_question(line, header.k, &mut seen)
+    })
+    .map(drop)
 }
 
 // ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
 use super::{
-    count, elements, find, float, header_entries, int, lines, owned, Fault, Fields, Fx, R,
+    body, count, elements, find, float, head, header_entries, int, owned, Fault, Fields, Fx, R,
 };
 use crate::data::{Criterion, Rubric, RubricHeader};
 
@@ -105,28 +105,13 @@ fn criterion(line: &str, levels: u32, seen: &mut IntIds, scratch: &mut String) -
 
 /// Reads a rubric document into a `Rubric`, every rule checked.
 pub fn decode(text: &str) -> Result<Rubric, Fault> {
-    let mut it = lines(text);
-    let (hl, h) = it.next().ok_or(Fault {
-        line: 0,
-        what: "no header",
-    })?;
-    let header = header(h).map_err(|what| Fault { line: hl, what })?;
+    let (header, rest) = head(text, header)?;
     let cap = usize::try_from(header.n.min(text.len() as u64 / 16)).unwrap_or(0);
-    let mut criteria = Vec::with_capacity(cap);
     let mut seen = IntIds::with_capacity_and_hasher(cap.min(1 << 16), Default::default());
     let mut scratch = String::new();
-    for (ln, line) in it {
-        criteria.push(
-            criterion(line, header.levels, &mut seen, &mut scratch)
-                .map_err(|what| Fault { line: ln, what })?,
-        );
-    }
-    if criteria.len() as u64 != header.n {
-        return Err(Fault {
-            line: 0,
-            what: "n differs from the record lines",
-        });
-    }
+    let criteria = body(text, rest, header.n, |line| {
+        criterion(line, header.levels, &mut seen, &mut scratch)
+    })?;
     Ok(Rubric { header, criteria })
 }
 
