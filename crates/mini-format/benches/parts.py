@@ -55,7 +55,8 @@ def main():
                 sys.exit(f"no profile of {op}: is valgrind installed, and the binary built?")
             parts = {}
             for name, cost in costs.items():
-                parts[part_of(name)] = parts.get(part_of(name), 0) + cost
+                part = part_of(name)
+                parts[part] = parts.get(part, 0) + cost
             columns.append((parts, total))
     print(f"{family}: instructions a record (callgrind, {RECORDS:,} records)")
     print("| part | " + " | ".join(ops) + " |")

@@ -72,7 +72,9 @@ impl Hasher for Fx {
 
 type Ids<'a> = HashSet<Cow<'a, str>, BuildHasherDefault<Fx>>;
 
-fn ids<'a>(n: u64) -> Ids<'a> {
+/// A set of claimed ids (the quiz floor's texts, the rubric floor's
+/// values), sized from the header's `n` capped at 65,536.
+fn ids<K>(n: u64) -> HashSet<K, BuildHasherDefault<Fx>> {
     let cap = usize::try_from(n.min(1 << 16)).unwrap_or(0);
     HashSet::with_capacity_and_hasher(cap, BuildHasherDefault::default())
 }

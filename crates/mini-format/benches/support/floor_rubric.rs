@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
 use super::{
-    body, count, elements, find, float, head, header_entries, int, owned, Fault, Fields, Fx, R,
+    body, count, elements, find, float, head, header_entries, ids, int, owned, Fault, Fields, Fx, R,
 };
 use crate::data::{Criterion, Rubric, RubricHeader};
 
@@ -106,8 +106,7 @@ fn criterion(line: &str, levels: u32, seen: &mut IntIds, scratch: &mut String) -
 /// Reads a rubric document into a `Rubric`, every rule checked.
 pub fn decode(text: &str) -> Result<Rubric, Fault> {
     let (header, rest) = head(text, header)?;
-    let cap = usize::try_from(header.n.min(text.len() as u64 / 16)).unwrap_or(0);
-    let mut seen = IntIds::with_capacity_and_hasher(cap.min(1 << 16), Default::default());
+    let mut seen: IntIds = ids(header.n);
     let mut scratch = String::new();
     let criteria = body(text, rest, header.n, |line| {
         criterion(line, header.levels, &mut seen, &mut scratch)
