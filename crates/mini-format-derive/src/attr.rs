@@ -116,7 +116,7 @@ fn ser_de(meta: &ParseNestedMeta) -> syn::Result<SerDe> {
     }
 }
 
-fn is_serde(a: &Attribute) -> bool {
+pub(crate) fn is_serde(a: &Attribute) -> bool {
     a.path().is_ident("serde")
 }
 
@@ -363,9 +363,13 @@ pub(crate) struct MiniContainer {
     pub(crate) first_doc_key: Option<syn::Path>,
     /// Whether `prefix` was written (even with a bad value).
     pub(crate) has_prefix: bool,
+    /// `#[mini(through_serde)]`: the records are read by the type's
+    /// `Deserialize` only, never by the derive's direct reader (ADR 0044).
+    pub(crate) through_serde: bool,
 }
 
-const CONTAINER_KEYS: &str = "prefix, records, separator, version, name, description, crate";
+const CONTAINER_KEYS: &str =
+    "prefix, records, separator, version, name, description, crate, through_serde";
 
 pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniContainer {
     let mut out = MiniContainer::default();
@@ -397,6 +401,13 @@ pub(crate) fn mini_container(attrs: &[Attribute], errors: &mut Errors) -> MiniCo
                 "crate" => {
                     let p = crate_value(&meta)?;
                     once(&mut out.krate, p, &meta)
+                }
+                "through_serde" => {
+                    if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                        return fail(&meta.path, "#[mini(through_serde)] takes no value");
+                    }
+                    out.through_serde = true;
+                    Ok(())
                 }
                 "separator" => {
                     if !meta.input.peek(Token![=]) {

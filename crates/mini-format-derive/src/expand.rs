@@ -22,8 +22,15 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
             ));
         }
     }
+    let mut enum_direct = TokenStream::new();
     let (body, container) = match &input.data {
-        Data::Enum(e) => (enum_body(input, e, krate, &mut errors), None),
+        Data::Enum(e) => {
+            let (body, names) = enum_body(input, e, krate, &mut errors);
+            if let Some(variants) = crate::direct::eligible_enum(input, e, &names) {
+                enum_direct = crate::direct::enum_impl(&input.ident, &variants, krate);
+            }
+            (body, None)
+        }
         Data::Struct(s) => {
             let (body, c) = struct_body(input, s, krate, &mut errors);
             (body, Some(c))
@@ -92,10 +99,31 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let direct = match (&input.data, &container) {
+        (Data::Struct(s), Some(mini)) => match crate::direct::eligible(input, s, mini) {
+            Some(fields) if document => {
+                let records = mini
+                    .records
+                    .as_ref()
+                    .map_or_else(|| "records".to_string(), LitStr::value);
+                crate::direct::document_impl(ident, &fields, &records, krate)
+            }
+            Some(fields) => crate::direct::record_impl(ident, &fields, krate),
+            None => TokenStream::new(),
+        },
+        _ => enum_direct,
+    };
+    let read_direct = input
+        .generics
+        .params
+        .is_empty()
+        .then(|| crate::direct::document_method(krate));
     let document_impl = document.then(|| {
         quote! {
             #[automatically_derived]
-            impl #impl_generics #krate::MiniDocument for #ident #ty_generics #where_clause {}
+            impl #impl_generics #krate::MiniDocument for #ident #ty_generics #where_clause {
+                #read_direct
+            }
         }
     });
     quote! {
@@ -109,6 +137,7 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
                 #cached
             }
             #document_impl
+            #direct
         };
     }
 }
@@ -119,12 +148,14 @@ fn unraw(ident: &syn::Ident) -> String {
         .map_or_else(|| s.clone(), str::to_owned)
 }
 
+/// The `Describe::Enum` of a unit enum, and the names serde reads its
+/// variants by.
 fn enum_body(
     input: &DeriveInput,
     e: &DataEnum,
     krate: &syn::Path,
     errors: &mut Errors,
-) -> TokenStream {
+) -> (TokenStream, Vec<String>) {
     let serde = attr::serde_container(&input.attrs, errors);
     attr::enum_container(
         &input.attrs,
@@ -164,11 +195,12 @@ fn enum_body(
             Err(err) => errors.push(err),
         }
     }
-    quote! {
+    let body = quote! {
         #krate::__private::typed::Describe::Enum(::std::vec![
             #(::std::string::String::from(#names)),*
         ])
-    }
+    };
+    (body, names)
 }
 
 fn opt_str(v: Option<&LitStr>) -> Option<TokenStream> {

@@ -82,6 +82,7 @@
 
 mod attr;
 mod case;
+mod direct;
 mod expand;
 
 use proc_macro::TokenStream;

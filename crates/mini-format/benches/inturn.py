@@ -23,6 +23,8 @@ pairs += [("quiz", "floor_typed", "typed_json"), ("quiz", "floor_serialize", "se
           ("quiz", "floor_validate", "ignored_json")]
 # the rubric floor's reader (thirteenth round, ADR 0043)
 pairs += [("rubric", "typed", "floor_typed"), ("rubric", "floor_typed", "typed_json")]
+# mini's direct reader against its serde path, same binary (ADR 0044)
+pairs += [(f, "typed", "typed_serde") for f in ("quiz", "rubric", "notes")]
 if len(sys.argv) > 3:
     # only the pairs of one family: inturn.py BIN ROUNDS FAMILY
     pairs = [p for p in pairs if p[0] == sys.argv[3]]

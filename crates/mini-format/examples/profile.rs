@@ -119,6 +119,11 @@ where
 {
     match op {
         "typed" => drop(black_box(mini::from_str::<D>(text).expect("decode"))),
+        // the same read through the type's `Deserialize` (no direct
+        // reader, ADR 0044)
+        "typed_serde" => drop(black_box(
+            mini::__private::direct::from_str_through_serde::<D>(text).expect("decode"),
+        )),
         "typed_json" => drop(black_box(serde_json::from_str::<D>(json).expect("decode"))),
         "dynamic" => drop(black_box(
             mini::parse(text, contract).expect("parse").into_canonical(),

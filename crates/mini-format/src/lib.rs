@@ -88,6 +88,8 @@ pub use number::ARBITRARY_PRECISION;
 /// (ADR 0019), as with serde's `__private`.
 #[doc(hidden)]
 pub mod __private {
+    /// The serde the derive's direct reader names in its bounds.
+    pub use serde;
     /// The engine's rule functions and per-line state.
     pub mod check {
         pub use crate::check::*;
@@ -104,6 +106,11 @@ pub mod __private {
     /// What `#[derive(Mini)]` expands to.
     pub mod typed {
         pub use crate::typed::*;
+    }
+    /// The direct reader of derived records (ADR 0044).
+    pub mod direct {
+        pub use crate::de::direct::*;
+        pub use crate::de::from_str_through_serde;
     }
 }
 

@@ -76,6 +76,20 @@ pub(crate) fn read_record<'de, T: DeserializeSeed<'de>>(
     line: syntax::Line<'de>,
     seed: T,
 ) -> Result<T::Value> {
+    read_record_with(engine, cursor, scratch, line, |de| seed.deserialize(de))
+}
+
+/// [`read_record`] with the record built by `read` from the line's
+/// deserializer: serde's `Deserialize` (above), or a derived record's
+/// direct reader (`direct.rs`, ADR 0044).
+#[inline(always)]
+pub(crate) fn read_record_with<'de, V>(
+    engine: &mut Engine<'_>,
+    cursor: &mut Cursor<'de>,
+    scratch: &mut Scratch<'de>,
+    line: syntax::Line<'de>,
+    read: impl FnOnce(LineDe<'_, 'de, '_>) -> Result<V>,
+) -> Result<V> {
     let contract = engine.contract();
     let index = engine.record_lines();
     let Some(header) = engine.header() else {
@@ -92,7 +106,7 @@ pub(crate) fn read_record<'de, T: DeserializeSeed<'de>>(
             line: line.number,
             index,
         };
-        seed.deserialize(LineDe(rec)).map_err(|e| {
+        read(LineDe(rec)).map_err(|e| {
             locate(e, line.number, None, || {
                 format!("{}[{index}]", contract.records_key())
             })
@@ -304,7 +318,7 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
     /// value in this line (a map leaves an absent value out, so that serde
     /// applies `None` or `#[serde(default)]`; a sequence could not), and no
     /// marked list may leave its selection out (`at_most_one`).
-    fn positional(&mut self, names: &'static [&'static str]) -> bool {
+    pub(super) fn positional(&mut self, names: &'static [&'static str]) -> bool {
         let id = names.as_ptr() as usize;
         let matched = match self.cur.names_match {
             Some((at, m)) if at == id => m,
@@ -364,7 +378,7 @@ impl<'a, 'de, 'c> LineDe<'a, 'de, 'c> {
         visitor.visit_map(self.access())
     }
 
-    fn access(self) -> LineAccess<'a, 'de, 'c> {
+    pub(super) fn access(self) -> LineAccess<'a, 'de, 'c> {
         LineAccess {
             rec: self.0,
             next: 0,
@@ -407,7 +421,7 @@ impl<'de> de::Deserializer<'de> for LineDe<'_, 'de, '_> {
 
 /// What the next value of a record is.
 #[derive(Clone, Copy)]
-enum Slot {
+pub(super) enum Slot {
     /// Field `i` (for a marked list, its items).
     Field(usize),
     /// The selection of the marked list `i`.
@@ -417,8 +431,8 @@ enum Slot {
     NoSelection(usize),
 }
 
-struct LineAccess<'a, 'de, 'c> {
-    rec: Line<'a, 'de, 'c>,
+pub(super) struct LineAccess<'a, 'de, 'c> {
+    pub(super) rec: Line<'a, 'de, 'c>,
     /// The next field.
     next: usize,
     /// The marked list whose selection comes next, if any.
@@ -426,7 +440,7 @@ struct LineAccess<'a, 'de, 'c> {
     pending: Option<Slot>,
     /// Whether the record is read as a sequence: every value has a place,
     /// an absent one is visited as `None` (ADR 0032).
-    seq: bool,
+    pub(super) seq: bool,
 }
 
 impl<'c> LineAccess<'_, '_, 'c> {
@@ -482,7 +496,11 @@ impl<'c> LineAccess<'_, '_, 'c> {
 
 impl<'de> LineAccess<'_, 'de, '_> {
     #[inline(always)]
-    fn next_value<V: DeserializeSeed<'de>>(&mut self, slot: Slot, seed: V) -> Result<V::Value> {
+    pub(super) fn next_value<V: DeserializeSeed<'de>>(
+        &mut self,
+        slot: Slot,
+        seed: V,
+    ) -> Result<V::Value> {
         let (i, result) = match slot {
             Slot::Field(i) => {
                 self.rec.cur.seen[i] = true;
@@ -509,7 +527,7 @@ impl<'de> LineAccess<'_, 'de, '_> {
     /// hot path keeps only the call).
     #[cold]
     #[inline(never)]
-    fn locate(&self, err: Error, slot: Slot, i: usize) -> Error {
+    pub(super) fn locate(&self, err: Error, slot: Slot, i: usize) -> Error {
         let rec = &self.rec;
         let f = rec.field(i);
         let key = match (&f.kind, slot) {
@@ -554,7 +572,17 @@ impl<'de> LineAccess<'_, 'de, '_> {
     /// value in its place (ADR 0032). No key, no absence to skip.
     #[inline(always)]
     fn next_positional<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let slot = match self.selection_of.take() {
+        match self.positional_slot() {
+            Some(slot) => self.next_value(slot, seed).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The slot of the next value of a record read as a sequence (`None`
+    /// after the last).
+    #[inline(always)]
+    pub(super) fn positional_slot(&mut self) -> Option<Slot> {
+        Some(match self.selection_of.take() {
             Some(i) if self.rec.absent(i) => Slot::NoSelection(i),
             Some(i) => {
                 if self.rec.cur.selection.is_none() && !self.rec.cur.failed {
@@ -569,17 +597,14 @@ impl<'de> LineAccess<'_, 'de, '_> {
             }
             None => {
                 let i = self.next;
-                let Some(step) = self.rec.plan.steps.get(i) else {
-                    return Ok(None);
-                };
+                let step = self.rec.plan.steps.get(i)?;
                 self.next += 1;
                 if step.selected_key.is_some() {
                     self.selection_of = Some(i);
                 }
                 Slot::Field(i)
             }
-        };
-        self.next_value(slot, seed).map(Some)
+        })
     }
 }
 

@@ -21,14 +21,14 @@ pub(super) struct FieldCur<'r, 'a, 'de, 'c> {
     pub(super) i: usize,
 }
 
-impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
+impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
     fn raw(&self) -> RawField<'de> {
         self.rec.cur.fields[self.i]
     }
 
     /// The text of a present `str` field, its unique key recorded.
     #[inline(always)]
-    fn str_value(&mut self) -> Result<StrDe<'de>> {
+    pub(super) fn str_value(&mut self) -> Result<StrDe<'de>> {
         let raw = self.raw();
         if raw.is_empty() {
             return self.rec.fail();
@@ -54,7 +54,7 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
     /// The typed value of a scalar field (present: the caller handled
     /// absence).
     #[inline(never)]
-    fn scalar(&mut self, s: &Scalar) -> Result<Typed<'de>> {
+    pub(super) fn scalar(&mut self, s: &Scalar) -> Result<Typed<'de>> {
         let raw = self.raw();
         if raw.is_empty() {
             return self.rec.fail();
@@ -177,8 +177,74 @@ impl<'de, 'c> FieldCur<'_, '_, 'de, 'c> {
         Ok(())
     }
 
-    fn ctx(&self) -> Ctx<'c> {
+    pub(super) fn ctx(&self) -> Ctx<'c> {
         self.rec.ctx(self.i)
+    }
+
+    /// A scalar `scalar` typed, handed to `T` as serde's path hands it (an
+    /// enum value as a string nothing else can refuse): the direct
+    /// reader's way back to serde for a value its fast case does not take
+    /// (ADR 0044).
+    #[inline(never)]
+    pub(super) fn after_scalar<T: de::Deserialize<'de>>(&self, value: Typed<'de>) -> Result<T> {
+        match value {
+            Typed::Atom(Atom::Str(text)) => T::deserialize(StrDe(text)),
+            value => T::deserialize(TypedDe {
+                value,
+                ctx: self.ctx(),
+                part: Part::Whole,
+            }),
+        }
+    }
+
+    /// Whether serde's path hands this field to a struct whose fields are
+    /// `names` as the sequence of its typed components (the test of
+    /// `visit_tuple_struct`); when it does, the tuple's rules are checked
+    /// and its components wait in the cursor ([`Self::parts`]).
+    #[inline(always)]
+    pub(super) fn tuple_as_seq(&mut self, names: &'static [&'static str]) -> Result<bool> {
+        let StepKind::Tuple(comps) = self.rec.step(self.i).kind else {
+            return Ok(false);
+        };
+        let same_names = self.rec.cur.hint.derived
+            && names.len() == comps.len()
+            && names.iter().zip(comps.iter()).all(|(n, c)| *n == c.name);
+        if self.rec.absent(self.i) || !same_names {
+            return Ok(false);
+        }
+        self.tuple_rules(comps)?;
+        Ok(self.rec.cur.hint.absent_is_none || self.rec.cur.parts.iter().all(Option::is_some))
+    }
+
+    /// The components [`Self::tuple_as_seq`] checked, in order.
+    pub(super) fn parts(&mut self) -> Parts<'_, 'de, 'c> {
+        let comps: &'c [Component] = match self.rec.step(self.i).kind {
+            StepKind::Tuple(comps) => comps,
+            _ => &[],
+        };
+        let ctx = self.ctx();
+        Parts {
+            parts: self.rec.cur.parts.drain(..),
+            comps: comps.iter(),
+            ctx,
+        }
+    }
+
+    /// The elements of a present list field, its rules checked
+    /// ([`Self::list_rules`]), for the direct reader to take one by one.
+    #[inline(always)]
+    pub(super) fn list_elements(mut self) -> Result<Elements<'r, 'a, 'de, 'c>> {
+        self.list_rules()?;
+        let StepKind::List { item, .. } = self.rec.step(self.i).kind else {
+            return self.rec.fail();
+        };
+        let ctx = self.ctx();
+        Ok(Elements {
+            rec: self.rec,
+            item,
+            ctx,
+            next: 0,
+        })
     }
 
     /// The elements of the list just checked, typed one by one as serde
@@ -417,10 +483,37 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
 
 /// The typed components of a tuple, handed in order (an absent optional
 /// one as `None`).
-struct Parts<'p, 'de, 'c> {
+pub(super) struct Parts<'p, 'de, 'c> {
     parts: std::vec::Drain<'p, Option<Typed<'de>>>,
     comps: std::slice::Iter<'c, Component>,
     ctx: Ctx<'c>,
+}
+
+impl<'de, 'c> Parts<'_, 'de, 'c> {
+    /// The next component's typed value (`None`: an absent optional one)
+    /// and its contract component; `None` after the last.
+    #[inline(always)]
+    pub(super) fn next_part(&mut self) -> Option<(Option<Typed<'de>>, &'c Component)> {
+        Some((self.parts.next()?, self.comps.next()?))
+    }
+
+    /// A component handed to `T` as serde's path hands it (the direct
+    /// reader's way back to serde, ADR 0044).
+    #[inline(never)]
+    pub(super) fn serde_part<T: de::Deserialize<'de>>(
+        &self,
+        value: Option<Typed<'de>>,
+        c: &Component,
+    ) -> Result<T> {
+        match value {
+            Some(value) => T::deserialize(TypedDe {
+                value,
+                ctx: self.ctx,
+                part: Part::Component(&c.name),
+            }),
+            None => T::deserialize(de::value::UnitDeserializer::<Error>::new()),
+        }
+    }
 }
 
 impl<'de> SeqAccess<'de> for Parts<'_, 'de, '_> {
@@ -450,16 +543,52 @@ impl<'de> SeqAccess<'de> for Parts<'_, 'de, '_> {
 }
 
 /// The elements of a checked list, typed as serde asks for them.
-struct Elements<'r, 'a, 'de, 'c> {
+pub(super) struct Elements<'r, 'a, 'de, 'c> {
     rec: &'r mut Line<'a, 'de, 'c>,
-    item: &'c Scalar,
+    pub(super) item: &'c Scalar,
     ctx: Ctx<'c>,
     next: usize,
 }
 
 impl<'de> Elements<'_, '_, 'de, '_> {
+    /// How many elements the list has.
+    pub(super) fn len(&self) -> usize {
+        self.rec.cur.elements.len()
+    }
+
+    /// Element `k`'s text, taken out of the cursor.
+    #[inline(always)]
+    pub(super) fn take_text(&mut self, k: usize) -> Cow<'de, str> {
+        std::mem::take(&mut self.rec.cur.elements[k].text)
+    }
+
+    /// Element `k` handed to `T` as serde's path hands it (the direct
+    /// reader's way back to serde, ADR 0044).
+    pub(super) fn element_serde<T: de::Deserialize<'de>>(&mut self, k: usize) -> Result<T> {
+        self.next = k;
+        match self.next_element_seed(std::marker::PhantomData::<T>)? {
+            Some(v) => Ok(v),
+            None => self.rec.fail(),
+        }
+    }
+
+    /// Element `k`, typed, handed to `T` as serde's path hands it (an int
+    /// `try_from` does not take, a long one: serde's path and its error).
+    #[cold]
+    pub(super) fn typed_serde<T: de::Deserialize<'de>>(
+        &self,
+        k: usize,
+        value: Typed<'de>,
+    ) -> Result<T> {
+        T::deserialize(TypedDe {
+            value,
+            ctx: self.ctx,
+            part: Part::Element(k),
+        })
+    }
+
     /// Element `k`, typed (its text is taken out of the cursor).
-    fn element(&mut self, k: usize) -> Result<Typed<'de>> {
+    pub(super) fn element(&mut self, k: usize) -> Result<Typed<'de>> {
         let text = std::mem::take(&mut self.rec.cur.elements[k].text);
         if self.item.ty == ScalarType::Str {
             // a str element is its text: nothing to check

@@ -28,6 +28,7 @@ use crate::value::ParseReport;
 mod atom;
 mod checked;
 mod cursor;
+pub(crate) mod direct;
 mod field;
 mod header;
 mod value;
@@ -82,8 +83,7 @@ where
         Source::Slice(SliceLines::new(bytes, Limits::default())),
         &contract,
     );
-    de.own_type();
-    let value = T::deserialize(&mut de);
+    let value = read_own::<T>(&mut de);
     de.end(value)
 }
 
@@ -112,6 +112,33 @@ where
     reader.take(cap as u64).read_to_end(&mut buf)?;
     let contract = T::cached_contract()?;
     let mut de = Deserializer::from_source(Source::Slice(SliceLines::new(&buf, limits)), &contract);
+    let value = read_own::<T>(&mut de);
+    de.end(value)
+}
+
+/// A document type read under its own contract: by its records' direct
+/// reader when its derive wrote one (ADR 0044), by its `Deserialize`
+/// otherwise.
+fn read_own<'de, T>(de: &mut Deserializer<'de, '_>) -> Result<T>
+where
+    T: de::Deserialize<'de> + MiniDocument,
+{
+    de.own_type();
+    match T::__read_direct(de) {
+        Some(value) => value,
+        None => T::deserialize(de),
+    }
+}
+
+/// [`from_str`] without the direct reader (serde's path only), for the
+/// tests and benchmarks that hold the two to each other. Not public API.
+#[doc(hidden)]
+pub fn from_str_through_serde<'de, T>(s: &'de str) -> Result<T>
+where
+    T: de::Deserialize<'de> + MiniDocument,
+{
+    let contract = T::cached_contract()?;
+    let mut de = Deserializer::with_limits(s, &contract, Limits::default());
     de.own_type();
     let value = T::deserialize(&mut de);
     de.end(value)
@@ -124,8 +151,7 @@ where
 {
     let contract = T::cached_contract()?;
     let mut de = Deserializer::with_limits(s, &contract, limits);
-    de.own_type();
-    let value = T::deserialize(&mut de);
+    let value = read_own::<T>(&mut de);
     de.end(value)
 }
 
@@ -395,18 +421,28 @@ impl<'de, 'c> Deserializer<'de, 'c> {
     /// breaks a rule (or whose value serde refuses), the engine checks
     /// that line for its diagnostics, and reading stops.
     fn next_record<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.next_record_with(|de| seed.deserialize(de))
+    }
+
+    /// [`Self::next_record`] with the record built by `read` (serde's
+    /// `Deserialize`, or a derived record's direct reader).
+    #[inline(always)]
+    fn next_record_with<V>(
+        &mut self,
+        read: impl FnOnce(cursor::LineDe<'_, 'de, '_>) -> Result<V>,
+    ) -> Result<Option<V>> {
         if self.stopped {
             return Ok(None);
         }
         let Some(line) = self.next_line() else {
             return Ok(None);
         };
-        let result = cursor::read_record(
+        let result = cursor::read_record_with(
             &mut self.engine,
             &mut self.cursor,
             &mut self.scratch,
             line,
-            seed,
+            read,
         );
         if result.is_err() {
             self.stopped = true;
@@ -450,6 +486,78 @@ impl<'de, 'c> Deserializer<'de, 'c> {
     }
 }
 
+impl<'de> Deserializer<'de, '_> {
+    /// The document's first error, before any value is read: a read error,
+    /// or no header line.
+    fn document_start(&mut self) -> Result<()> {
+        if let Some(e) = self.read_error.take() {
+            return Err(e);
+        }
+        if !self.engine.has_header() {
+            let mut errors = self.engine.take_errors();
+            errors.extend(self.engine.document_error());
+            return Err(Error::invalid(errors));
+        }
+        Ok(())
+    }
+
+    /// The header's value, handed to `seed`.
+    fn header_value<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let header = self.engine.header();
+        let line = header.map_or(1, |h| h.line);
+        let entries = header.map_or_else(Vec::new, |h| header_items(h, self.contract));
+        // a header the engine already found broken (E03, E12, an n no
+        // count can equal) is reported by the engine alone: serde's
+        // "missing field n" would repeat its E03
+        let broken = header.is_some_and(|h| h.n_impossible.is_some())
+            || self.engine.errors().iter().any(|d| d.line() == line);
+        seed.deserialize(HeaderDe { entries, line }).map_err(|e| {
+            if broken {
+                Error::stopped()
+            } else {
+                locate(e, line, None, || "header".to_string())
+            }
+        })
+    }
+
+    /// The header of a document read by its records' direct reader (ADR
+    /// 0044), through serde, after the document's first checks (as serde's
+    /// path reads it). Not public API.
+    #[doc(hidden)]
+    pub fn direct_header<H: de::Deserialize<'de>>(&mut self) -> Result<H> {
+        self.document_start()?;
+        self.header_value(std::marker::PhantomData)
+    }
+
+    /// The records of a document, each read by `R`'s direct reader (ADR
+    /// 0044), in a vector sized as serde's sizes it (the header's `n`,
+    /// capped at 1 MiB). Not public API.
+    #[doc(hidden)]
+    pub fn direct_records<R: direct::DirectRecord<'de>>(&mut self) -> Result<Vec<R>> {
+        let expected = RecordsDe { de: self }.size_hint().unwrap_or(0);
+        let size = std::mem::size_of::<R>().max(1);
+        let mut records = Vec::with_capacity(expected.min(1024 * 1024 / size));
+        loop {
+            // each record is pushed where it is built (a record moved
+            // through `Result`s is copied each time: memcpy by the clock);
+            // one the line's later rules refuse is taken back
+            let before = records.len();
+            let read = self.next_record_with(|de| {
+                records.push(direct::read_direct_record::<R>(de)?);
+                Ok(())
+            });
+            match read {
+                Ok(Some(())) => {}
+                Ok(None) => return Ok(records),
+                Err(e) => {
+                    records.truncate(before);
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
 /// Adds an error serde raised to the engine's diagnostics: located ones go
 /// in line order (before the document-level ones, which have line 0);
 /// others follow them.
@@ -471,14 +579,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(e) = self.read_error.take() {
-            return Err(e);
-        }
-        if !self.engine.has_header() {
-            let mut errors = self.engine.take_errors();
-            errors.extend(self.engine.document_error());
-            return Err(Error::invalid(errors));
-        }
+        self.document_start()?;
         visitor.visit_map(DocAccess { de: self, step: 0 })
     }
 
@@ -516,23 +617,7 @@ impl<'de> MapAccess<'de> for DocAccess<'_, 'de, '_> {
                 let prefix = header.map(|h| h.prefix.clone()).unwrap_or_default();
                 seed.deserialize(de::value::StringDeserializer::<Error>::new(prefix))
             }
-            2 => {
-                let line = header.map_or(1, |h| h.line);
-                let contract = self.de.contract;
-                let entries = header.map_or_else(Vec::new, |h| header_items(h, contract));
-                // a header the engine already found broken (E03, E12, an
-                // n no count can equal) is reported by the engine alone:
-                // serde's "missing field n" would repeat its E03
-                let broken = header.is_some_and(|h| h.n_impossible.is_some())
-                    || self.de.engine.errors().iter().any(|d| d.line() == line);
-                seed.deserialize(HeaderDe { entries, line }).map_err(|e| {
-                    if broken {
-                        Error::stopped()
-                    } else {
-                        locate(e, line, None, || "header".to_string())
-                    }
-                })
-            }
+            2 => self.de.header_value(seed),
             _ => seed.deserialize(RecordsDe { de: self.de }),
         }
     }

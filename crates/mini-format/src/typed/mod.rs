@@ -119,7 +119,17 @@ pub struct FieldAttrs {
             #[mini(prefix = \"…\")] holding `header` and the records, or read with a contract \
             loaded at run time through `mini::from_str_with_contract`"
 )]
-pub trait MiniDocument: Mini {}
+pub trait MiniDocument: Mini {
+    /// The document read by its records' direct reader, when its derive
+    /// wrote one (ADR 0044); `None`: serde reads it. Not public API.
+    #[doc(hidden)]
+    fn __read_direct<'de>(_de: &mut crate::Deserializer<'de, '_>) -> Option<crate::Result<Self>>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
 
 /// A bound written in an attribute.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,503 @@
+//! The direct reader of a derived record (ADR 0044): the record type's
+//! `#[derive(Mini)]` writes, besides its contract, a function that builds
+//! the record from its line value by value in the contract's order, with
+//! no serde visitor between the line and each field. It walks the same
+//! cursor, the same plan steps and the same rule functions as serde's path
+//! (`cursor.rs`, `field.rs`); a value its fast case does not take (a field
+//! type without [`DirectValue`], an absent value, a value of another kind
+//! than the Rust type's) goes through serde's path, so the two give the
+//! same values and the same errors.
+//!
+//! Nothing here is public API: the derive's expansion reaches it through
+//! `mini::__private::direct`.
+
+use std::marker::PhantomData;
+
+use super::cursor::{LineAccess, LineDe, Slot};
+use super::field::{Elements, FieldCur, Parts, Typed};
+use super::*;
+
+use crate::check::Selection;
+use crate::contract::ScalarType;
+use crate::plan::StepKind;
+
+/// A record type read by its derive's direct reader. Implemented by
+/// `#[derive(Mini)]` for a struct without generics or `#[serde]`
+/// attributes (a type whose `Deserialize` serde derived reads the same
+/// values; `#[mini(serde)]` opts a type out).
+pub trait DirectRecord<'de>: de::Deserialize<'de> {
+    /// The struct's field names, as serde's derive names them: the record
+    /// is read positionally only when they are the contract's keys.
+    const FIELDS: &'static [&'static str];
+
+    /// Reads the record's values in order, one `read_value` per field.
+    fn read_fields(values: &mut RecordValues<'_, '_, 'de, '_>) -> Result<Self>;
+}
+
+/// A document type read with its records' direct reader: implemented by
+/// `#[derive(Mini)]` for a document struct (`header` and the records)
+/// whose record type is a [`DirectRecord`].
+pub trait DirectDocument<'de>: Sized {
+    /// Reads the header and the records.
+    fn read_document(de: &mut Deserializer<'de, '_>) -> Result<Self>;
+}
+
+/// A field type read straight from its field (no serde visitor): the
+/// std ints, floats, `bool`, `String`, and `Option` and `Vec` of them.
+pub trait DirectValue<'de>: de::Deserialize<'de> {
+    /// The value of `field`.
+    fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self>;
+
+    /// A marked list's selected index as this type, when it is an int
+    /// type that holds it (`None`: serde reads the selection).
+    #[inline(always)]
+    fn from_index(_index: usize) -> Option<Self> {
+        None
+    }
+}
+
+/// A tuple component type read straight from the component's typed value.
+pub trait DirectPart<'de>: de::Deserialize<'de> {
+    /// The next component of `parts`.
+    fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self>;
+}
+
+/// A list element type read straight from the list's elements.
+pub trait DirectElement<'de>: de::Deserialize<'de> {
+    /// Element `k` of `list`.
+    fn read_element(list: &mut ListElements<'_, '_, 'de, '_>, k: usize) -> Result<Self>;
+}
+
+/// One field of the record line being read.
+pub struct DirectField<'r, 'a, 'de, 'c>(FieldCur<'r, 'a, 'de, 'c>);
+
+/// The elements of a list field, its rules checked.
+pub struct ListElements<'r, 'a, 'de, 'c>(Elements<'r, 'a, 'de, 'c>);
+
+/// The typed components of a tuple field, its rules checked.
+pub struct TupleParts<'p, 'de, 'c>(Parts<'p, 'de, 'c>);
+
+/// The values of one record line, handed in the contract's order.
+pub struct RecordValues<'r, 'a, 'de, 'c>(&'r mut LineAccess<'a, 'de, 'c>);
+
+impl<'de> RecordValues<'_, '_, 'de, '_> {
+    /// The next value, read by its [`DirectValue`] (a marked list's
+    /// selection through serde).
+    #[inline(always)]
+    pub fn value<T: DirectValue<'de>>(&mut self) -> Result<T> {
+        match self.0.positional_slot() {
+            Some(Slot::Field(i)) => {
+                self.0.rec.cur.seen[i] = true;
+                let field = DirectField(FieldCur {
+                    rec: &mut self.0.rec,
+                    i,
+                });
+                T::read_direct(field).map_err(|e| self.0.locate(e, Slot::Field(i), i))
+            }
+            Some(Slot::Selection(i)) => {
+                if let Some(Selection::One(Some(k))) = self.0.rec.cur.selection {
+                    if let Some(v) = T::from_index(k) {
+                        self.0.rec.cur.selection = None;
+                        return Ok(v);
+                    }
+                }
+                self.serde_slot(Some(Slot::Selection(i)))
+            }
+            slot => self.serde_slot(slot),
+        }
+    }
+
+    /// The next value, read through serde.
+    #[inline(always)]
+    pub fn value_serde<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
+        let slot = self.0.positional_slot();
+        self.serde_slot(slot)
+    }
+
+    fn serde_slot<T: de::Deserialize<'de>>(&mut self, slot: Option<Slot>) -> Result<T> {
+        match slot {
+            Some(slot) => self.0.next_value(slot, PhantomData),
+            // the positional check matched the struct's fields to the
+            // contract's keys: the derive asks for no more values than that
+            None => Err(Error::message("a record read past its last value")),
+        }
+    }
+}
+
+/// Picks a field type's [`DirectValue`] when it has one (the derive's
+/// expansion calls `(&Probe::<T>::new()).read_value(values)`: method
+/// resolution tries `Probe<T>` before `&Probe<T>`), serde otherwise.
+pub struct Probe<T>(PhantomData<T>);
+
+impl<T> Probe<T> {
+    /// The probe of `T`.
+    pub const fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+impl<T> Default for Probe<T> {
+    fn default() -> Self {
+        Probe::new()
+    }
+}
+
+/// The direct side of [`Probe`] for a field.
+pub trait ViaDirectValue<'de, T> {
+    /// The next value of the record.
+    fn read_value(&self, values: &mut RecordValues<'_, '_, 'de, '_>) -> Result<T>;
+}
+
+impl<'de, T: DirectValue<'de>> ViaDirectValue<'de, T> for Probe<T> {
+    #[inline(always)]
+    fn read_value(&self, values: &mut RecordValues<'_, '_, 'de, '_>) -> Result<T> {
+        values.value::<T>()
+    }
+}
+
+/// The serde side of [`Probe`] for a field.
+pub trait ViaSerdeValue<'de, T> {
+    /// The next value of the record.
+    fn read_value(&self, values: &mut RecordValues<'_, '_, 'de, '_>) -> Result<T>;
+}
+
+impl<'de, T: de::Deserialize<'de>> ViaSerdeValue<'de, T> for &Probe<T> {
+    #[inline(always)]
+    fn read_value(&self, values: &mut RecordValues<'_, '_, 'de, '_>) -> Result<T> {
+        values.value_serde::<T>()
+    }
+}
+
+/// The direct side of [`Probe`] for a tuple component.
+pub trait ViaDirectPart<'de, T> {
+    /// The next component of the tuple.
+    fn read_part(&self, parts: &mut TupleParts<'_, 'de, '_>) -> Result<T>;
+}
+
+impl<'de, T: DirectPart<'de>> ViaDirectPart<'de, T> for Probe<T> {
+    #[inline(always)]
+    fn read_part(&self, parts: &mut TupleParts<'_, 'de, '_>) -> Result<T> {
+        T::read_part(parts)
+    }
+}
+
+/// The serde side of [`Probe`] for a tuple component.
+pub trait ViaSerdePart<'de, T> {
+    /// The next component of the tuple.
+    fn read_part(&self, parts: &mut TupleParts<'_, 'de, '_>) -> Result<T>;
+}
+
+impl<'de, T: de::Deserialize<'de>> ViaSerdePart<'de, T> for &Probe<T> {
+    #[inline(always)]
+    fn read_part(&self, parts: &mut TupleParts<'_, 'de, '_>) -> Result<T> {
+        parts.with(Err)
+    }
+}
+
+/// The direct side of [`Probe`] for a document.
+pub trait ViaDirectDocument<'de, T> {
+    /// The document, read by its records' direct reader.
+    fn read_document(&self, de: &mut Deserializer<'de, '_>) -> Option<Result<T>>;
+}
+
+impl<'de, T: DirectDocument<'de>> ViaDirectDocument<'de, T> for Probe<T> {
+    fn read_document(&self, de: &mut Deserializer<'de, '_>) -> Option<Result<T>> {
+        Some(T::read_document(de))
+    }
+}
+
+/// The serde side of [`Probe`] for a document: none (serde reads it).
+pub trait ViaSerdeDocument<'de, T> {
+    /// `None`: the document is read by its `Deserialize`.
+    fn read_document(&self, de: &mut Deserializer<'de, '_>) -> Option<Result<T>>;
+}
+
+impl<'de, T> ViaSerdeDocument<'de, T> for &Probe<T> {
+    fn read_document(&self, _: &mut Deserializer<'de, '_>) -> Option<Result<T>> {
+        None
+    }
+}
+
+/// A record line read by `R`'s direct reader when its fields are the
+/// contract's keys in order (the test serde's path makes to read it as a
+/// sequence, [`super::cursor::Line::positional`]); by its `Deserialize`
+/// otherwise.
+#[inline(always)]
+pub(super) fn read_direct_record<'de, R: DirectRecord<'de>>(de: LineDe<'_, 'de, '_>) -> Result<R> {
+    let mut de = de;
+    if !de.0.positional(R::FIELDS) {
+        return R::deserialize(de);
+    }
+    let mut access = de.access();
+    access.seq = true;
+    R::read_fields(&mut RecordValues(&mut access))
+}
+
+impl<'de> DirectField<'_, '_, 'de, '_> {
+    /// Serde's path for this field.
+    #[inline(never)]
+    fn serde<T: de::Deserialize<'de>>(self) -> Result<T> {
+        T::deserialize(self.0)
+    }
+
+    /// A unit enum's value: `pick` maps a name to its variant (the derive
+    /// writes it from the names serde reads); a name it does not know, or
+    /// a field of another kind, goes through serde.
+    #[inline(always)]
+    pub fn enum_value<T: de::Deserialize<'de>>(
+        self,
+        pick: impl FnOnce(&str) -> Option<T>,
+    ) -> Result<T> {
+        let mut f = self.0;
+        if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
+            if !f.rec.absent(f.i) {
+                return match f.scalar(s)? {
+                    Typed::Atom(Atom::Str(text)) => match pick(&text) {
+                        Some(v) => Ok(v),
+                        None => f.after_scalar(Typed::Atom(Atom::Str(text))),
+                    },
+                    other => f.after_scalar(other),
+                };
+            }
+        }
+        DirectField(f).serde()
+    }
+
+    /// A struct read from a tuple field: `read` takes its components in
+    /// order when serde's path would hand them as a sequence to a struct
+    /// whose fields are `names` (a struct serde derived, the components'
+    /// names in order); serde reads the field otherwise.
+    #[inline(always)]
+    pub fn tuple_struct<T: de::Deserialize<'de>>(
+        self,
+        names: &'static [&'static str],
+        read: impl FnOnce(&mut TupleParts<'_, 'de, '_>) -> Result<T>,
+    ) -> Result<T> {
+        let mut f = self.0;
+        if !f.tuple_as_seq(names)? {
+            return DirectField(f).serde();
+        }
+        let mut parts = TupleParts(f.parts());
+        let value = read(&mut parts);
+        drop(parts);
+        value
+    }
+}
+
+impl<'de> TupleParts<'_, 'de, '_> {
+    /// The next component, taken by `take` from its typed value (or given
+    /// back for serde's path, as an absent one is).
+    #[inline(always)]
+    fn with<T: de::Deserialize<'de>>(
+        &mut self,
+        take: impl FnOnce(Typed<'de>) -> std::result::Result<T, Typed<'de>>,
+    ) -> Result<T> {
+        let Some((value, c)) = self.0.next_part() else {
+            return Err(Error::message("a tuple read past its last component"));
+        };
+        match value.map(take) {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(value)) => self.0.serde_part(Some(value), c),
+            None => self.0.serde_part(None, c),
+        }
+    }
+}
+
+impl<'de> ListElements<'_, '_, 'de, '_> {
+    /// Element `k` of a list of a unit enum (see
+    /// [`DirectField::enum_value`]).
+    #[inline(always)]
+    pub fn enum_element<T: de::Deserialize<'de>>(
+        &mut self,
+        k: usize,
+        pick: impl FnOnce(&str) -> Option<T>,
+    ) -> Result<T> {
+        let l = &mut self.0;
+        if l.item.ty == ScalarType::Str {
+            return l.element_serde(k);
+        }
+        match l.element(k)? {
+            Typed::Atom(Atom::Str(text)) => match pick(&text) {
+                Some(v) => Ok(v),
+                None => l.typed_serde(k, Typed::Atom(Atom::Str(text))),
+            },
+            other => l.typed_serde(k, other),
+        }
+    }
+}
+
+macro_rules! direct_int {
+    ($($t:ty)*) => {$(
+        impl<'de> DirectValue<'de> for $t {
+            #[inline(always)]
+            fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
+                let mut f = field.0;
+                if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
+                    if s.ty == ScalarType::Int && !f.rec.absent(f.i) {
+                        return match f.scalar(s)? {
+                            Typed::Int(v) => match <$t>::try_from(v) {
+                                Ok(x) => Ok(x),
+                                Err(_) => f.after_scalar(Typed::Int(v)),
+                            },
+                            other => f.after_scalar(other),
+                        };
+                    }
+                }
+                DirectField(f).serde()
+            }
+
+            #[inline(always)]
+            fn from_index(index: usize) -> Option<Self> {
+                <$t>::try_from(index).ok()
+            }
+        }
+
+        impl<'de> DirectPart<'de> for $t {
+            #[inline(always)]
+            fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
+                parts.with(|value| match value {
+                    Typed::Int(v) => <$t>::try_from(v).map_err(|_| Typed::Int(v)),
+                    other => Err(other),
+                })
+            }
+        }
+
+        impl<'de> DirectElement<'de> for $t {
+            #[inline(always)]
+            fn read_element(list: &mut ListElements<'_, '_, 'de, '_>, k: usize) -> Result<Self> {
+                let l = &mut list.0;
+                if l.item.ty != ScalarType::Int {
+                    return l.element_serde(k);
+                }
+                match l.element(k)? {
+                    Typed::Int(v) => match <$t>::try_from(v) {
+                        Ok(x) => Ok(x),
+                        Err(_) => l.typed_serde(k, Typed::Int(v)),
+                    },
+                    // a long int: serde's path reads its text
+                    other => l.typed_serde(k, other),
+                }
+            }
+        }
+    )*};
+}
+
+direct_int! { i8 i16 i32 i64 u8 u16 u32 u64 usize isize }
+
+macro_rules! direct_float {
+    ($($t:ty)*) => {$(
+        impl<'de> DirectValue<'de> for $t {
+            #[inline(always)]
+            fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
+                let mut f = field.0;
+                if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
+                    if s.ty == ScalarType::Float && !f.rec.absent(f.i) {
+                        return match f.scalar(s)? {
+                            // serde's float visitors: `v as` the type
+                            Typed::Float(v) => Ok(v as $t),
+                            other => f.after_scalar(other),
+                        };
+                    }
+                }
+                DirectField(f).serde()
+            }
+        }
+
+        impl<'de> DirectPart<'de> for $t {
+            #[inline(always)]
+            fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
+                parts.with(|value| match value {
+                    Typed::Float(v) => Ok(v as $t),
+                    other => Err(other),
+                })
+            }
+        }
+    )*};
+}
+
+direct_float! { f32 f64 }
+
+impl<'de> DirectPart<'de> for bool {
+    #[inline(always)]
+    fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
+        parts.with(|value| match value {
+            Typed::Atom(Atom::Bool(b)) => Ok(b),
+            other => Err(other),
+        })
+    }
+}
+
+impl<'de> DirectPart<'de> for String {
+    #[inline(always)]
+    fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
+        parts.with(|value| match value {
+            Typed::Atom(Atom::Str(text)) => Ok(text.into_owned()),
+            other => Err(other),
+        })
+    }
+}
+
+impl<'de> DirectValue<'de> for bool {
+    #[inline(always)]
+    fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
+        let mut f = field.0;
+        if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
+            if s.ty == ScalarType::Bool && !f.rec.absent(f.i) {
+                return match f.scalar(s)? {
+                    Typed::Atom(Atom::Bool(b)) => Ok(b),
+                    other => f.after_scalar(other),
+                };
+            }
+        }
+        DirectField(f).serde()
+    }
+}
+
+impl<'de> DirectValue<'de> for String {
+    #[inline(always)]
+    fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
+        let mut f = field.0;
+        if matches!(f.rec.step(f.i).kind, StepKind::Str(_)) && !f.rec.absent(f.i) {
+            return Ok(f.str_value()?.0.into_owned());
+        }
+        DirectField(f).serde()
+    }
+}
+
+impl<'de> DirectElement<'de> for String {
+    #[inline(always)]
+    fn read_element(list: &mut ListElements<'_, '_, 'de, '_>, k: usize) -> Result<Self> {
+        let l = &mut list.0;
+        if l.item.ty == ScalarType::Str {
+            return Ok(l.take_text(k).into_owned());
+        }
+        l.element_serde(k)
+    }
+}
+
+impl<'de, T: DirectValue<'de>> DirectValue<'de> for Option<T> {
+    #[inline(always)]
+    fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
+        if field.0.rec.absent(field.0.i) {
+            return field.serde();
+        }
+        T::read_direct(field).map(Some)
+    }
+}
+
+impl<'de, T: DirectElement<'de>> DirectValue<'de> for Vec<T> {
+    #[inline(always)]
+    fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
+        let f = field.0;
+        if f.rec.absent(f.i) || !matches!(f.rec.step(f.i).kind, StepKind::List { .. }) {
+            return DirectField(f).serde();
+        }
+        let mut list = ListElements(f.list_elements()?);
+        let n = list.0.len();
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            out.push(T::read_element(&mut list, k)?);
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,375 @@
+//! The derive's direct reader (ADR 0044) against serde's path: for a
+//! derived document type, `mini::from_str` reads the records with the
+//! reader `#[derive(Mini)]` wrote, and must give exactly what the same
+//! read through the type's `Deserialize` gives (`from_str_through_serde`):
+//! the same value for a valid document, the same errors for a broken one.
+//! The documents are valid ones and every one-byte edit, cut and line edit
+//! of them, on a record type with every field kind the direct reader takes
+//! and some it hands back to serde.
+
+#[path = "../benches/support/data.rs"]
+mod data;
+
+use mini::__private::direct::{
+    from_str_through_serde, Probe, ViaDirectDocument as _, ViaSerdeDocument as _,
+};
+use mini::Mini;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(prefix = "kit", records = "rows")]
+struct Kit {
+    header: KitHeader,
+    rows: Vec<Row>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+struct KitHeader {
+    n: u64,
+    k: u32,
+    label: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+struct Row {
+    #[mini(unique)]
+    id: u16,
+    name: String,
+    small: i8,
+    big: i64,
+    #[mini(min = 0, max = 1)]
+    ratio: f32,
+    score: f64,
+    flag: bool,
+    #[mini(mlist = "exactly_one", selected = "pick", count_key = "k")]
+    options: Vec<String>,
+    pick: usize,
+    #[mini(mlist = "at_most_one", selected = "maybe")]
+    colors: Vec<Color>,
+    maybe: Option<usize>,
+    #[mini(mlist = "any", selected = "chosen")]
+    levels: Vec<u8>,
+    chosen: Vec<usize>,
+    #[mini(max = 3)]
+    tags: Vec<String>,
+    counts: Vec<u32>,
+    shades: Vec<Color>,
+    shade: Color,
+    pos: Point,
+    opt_text: Option<String>,
+    opt_num: Option<i32>,
+    // no direct reader for a date: serde reads it
+    when: mini::Date,
+    #[mini(extension)]
+    note: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Mini)]
+#[serde(rename_all = "snake_case")]
+enum Color {
+    Red,
+    DarkBlue,
+    #[serde(rename = "grn")]
+    Green,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+struct Point {
+    x: f64,
+    y: i32,
+    z: Option<u8>,
+}
+
+/// A document whose records serde reads: its record type has a
+/// `#[serde]` attribute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(prefix = "ren", records = "rows")]
+struct Renamed {
+    header: PlainHeader,
+    rows: Vec<RenamedRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+struct PlainHeader {
+    n: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[serde(rename_all = "camelCase")]
+struct RenamedRow {
+    first_name: String,
+    age: u8,
+}
+
+/// A document whose records serde reads because the record type says so.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(prefix = "opt", records = "rows")]
+struct OptedOut {
+    header: PlainHeader,
+    rows: Vec<OptedOutRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(through_serde)]
+struct OptedOutRow {
+    name: String,
+    age: u8,
+}
+
+/// A record with a hand-written `Deserialize` (it doubles `age`): only
+/// `#[mini(through_serde)]` keeps it, since the direct reader does not
+/// call it.
+#[derive(Debug, Clone, PartialEq, Serialize, Mini)]
+#[mini(through_serde)]
+struct Doubled {
+    name: String,
+    age: u8,
+}
+
+impl<'de> Deserialize<'de> for Doubled {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Raw {
+            name: String,
+            age: u8,
+        }
+        let raw = Raw::deserialize(d)?;
+        Ok(Doubled {
+            name: raw.name,
+            age: raw.age.saturating_mul(2),
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(prefix = "dbl", records = "rows")]
+struct DoubledDoc {
+    header: PlainHeader,
+    rows: Vec<Doubled>,
+}
+
+/// A tiny deterministic generator (xorshift64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const COLORS: [Color; 3] = [Color::Red, Color::DarkBlue, Color::Green];
+const WORDS: [&str; 6] = ["alpha", "b, c", "pipe|d", "star*", "back\\slash", "x"];
+
+fn row(rng: &mut Rng, i: usize) -> Row {
+    let word = |rng: &mut Rng| WORDS[rng.below(WORDS.len() as u64) as usize].to_string();
+    let color = |rng: &mut Rng| COLORS[rng.below(3) as usize];
+    let n_colors = rng.below(3) as usize;
+    let n_levels = 1 + rng.below(3) as usize;
+    Row {
+        id: i as u16 + 1,
+        name: word(rng),
+        small: rng.below(200) as i8,
+        big: rng.next() as i64 >> 3,
+        ratio: rng.below(5) as f32 / 4.0,
+        score: rng.below(1000) as f64 / 8.0 - 40.0,
+        flag: rng.below(2) == 0,
+        options: (0..3).map(|_| word(rng)).collect(),
+        pick: rng.below(3) as usize,
+        colors: (0..n_colors).map(|_| color(rng)).collect(),
+        maybe: (n_colors > 0 && rng.below(2) == 0).then(|| rng.below(n_colors as u64) as usize),
+        levels: (0..n_levels).map(|_| rng.below(250) as u8).collect(),
+        chosen: (0..n_levels).filter(|_| rng.below(2) == 0).collect(),
+        tags: (0..rng.below(4)).map(|_| word(rng)).collect(),
+        counts: (0..rng.below(3))
+            .map(|_| rng.below(100_000) as u32)
+            .collect(),
+        shades: (0..rng.below(3)).map(|_| color(rng)).collect(),
+        shade: color(rng),
+        pos: Point {
+            x: rng.below(100) as f64 / 3.0,
+            y: rng.below(100) as i32 - 50,
+            z: (rng.below(2) == 0).then(|| rng.below(9) as u8),
+        },
+        opt_text: (rng.below(2) == 0).then(|| word(rng)),
+        opt_num: (rng.below(2) == 0).then(|| rng.below(1000) as i32 - 500),
+        when: "2026-12-04".parse().expect("a date"),
+        note: (rng.below(3) == 0).then(|| word(rng)),
+    }
+}
+
+fn kit(seed: u64, records: usize) -> Kit {
+    let mut rng = Rng(seed);
+    Kit {
+        header: KitHeader {
+            n: records as u64,
+            k: 3,
+            label: (seed % 2 == 0).then(|| "a label".to_string()),
+        },
+        rows: (0..records).map(|i| row(&mut rng, i)).collect(),
+    }
+}
+
+/// The two readers agree on `text`: the same value, or the same error.
+fn agree<T>(text: &str) -> bool
+where
+    T: for<'de> Deserialize<'de> + mini::MiniDocument + PartialEq + std::fmt::Debug,
+{
+    let direct = mini::from_str::<T>(text);
+    let serde = from_str_through_serde::<T>(text);
+    match (&direct, &serde) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "values differ on {text:?}"),
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string(), "errors differ on {text:?}");
+            assert_eq!(
+                a.diagnostics(),
+                b.diagnostics(),
+                "diagnostics differ on {text:?}"
+            );
+        }
+        _ => panic!("one reader accepted {text:?}: direct {direct:?}, serde {serde:?}"),
+    }
+    direct.is_ok()
+}
+
+/// Every one-byte edit of `text` (each character deleted, or replaced by
+/// one of `chars`), every cut, and each line dropped or repeated.
+fn damaged(text: &str) -> Vec<String> {
+    const CHARS: [char; 14] = [
+        ',', '|', '*', '\\', '"', ' ', '0', '9', '-', 'x', '.', 'e', 'n', '=',
+    ];
+    let mut out = Vec::new();
+    for (at, c) in text.char_indices() {
+        let mut cut = text.to_string();
+        cut.remove(at);
+        out.push(cut);
+        out.push(text[..at].to_string());
+        for ch in CHARS {
+            let mut edit = text.to_string();
+            edit.replace_range(at..at + c.len_utf8(), ch.encode_utf8(&mut [0; 4]));
+            out.push(edit);
+        }
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for k in 0..lines.len() {
+        let mut dropped = lines.clone();
+        dropped.remove(k);
+        out.push(dropped.join("\n"));
+        let mut repeated = lines.clone();
+        repeated.insert(k, lines[k]);
+        out.push(repeated.join("\n"));
+    }
+    out
+}
+
+#[test]
+fn the_derive_writes_a_direct_reader_only_where_serde_would_read_the_same() {
+    // a macro: the probe picks by the concrete type (in a generic function
+    // every type would look like one without a direct reader)
+    macro_rules! has_direct {
+        ($t:ty, $text:expr) => {{
+            let contract = <$t as Mini>::contract();
+            let mut de = mini::Deserializer::new($text, &contract);
+            (&Probe::<$t>::new()).read_document(&mut de).is_some()
+        }};
+    }
+    assert!(has_direct!(Kit, "kit|n=0|k=3"));
+    assert!(has_direct!(data::Quiz, "quiz|n=0|k=4"));
+    assert!(has_direct!(data::Rubric, "rubric|n=0|levels=4|course=x"));
+    assert!(has_direct!(data::Notes, "notes|n=0"));
+    assert!(!has_direct!(Renamed, "ren|n=0"));
+    assert!(!has_direct!(OptedOut, "opt|n=0"));
+    assert!(!has_direct!(DoubledDoc, "dbl|n=0"));
+}
+
+#[test]
+fn a_hand_written_deserialize_is_kept_with_through_serde() {
+    let doc: DoubledDoc = mini::from_str("dbl|n=1\nann|21").expect("valid");
+    assert_eq!(doc.rows[0].age, 42);
+    let doc: Renamed = mini::from_str("ren|n=1\nann|21").expect("valid");
+    assert_eq!(doc.rows[0].first_name, "ann");
+}
+
+#[test]
+fn the_direct_reader_reads_what_serde_reads_on_valid_documents() {
+    for seed in 1..=40 {
+        let doc = kit(seed * 7919, 1 + (seed as usize % 6));
+        let text = mini::to_string(&doc).expect("generated documents are valid");
+        assert!(agree::<Kit>(&text), "{text}");
+        assert_eq!(mini::from_str::<Kit>(&text).expect("valid"), doc);
+    }
+    let quiz = mini::to_string(&data::quiz(300)).expect("valid");
+    assert!(agree::<data::Quiz>(&quiz));
+    let rubric = mini::to_string(&data::rubric(300)).expect("valid");
+    assert!(agree::<data::Rubric>(&rubric));
+    let notes = mini::to_string(&data::notes(300)).expect("valid");
+    assert!(agree::<data::Notes>(&notes));
+}
+
+#[test]
+fn the_direct_reader_fails_as_serde_fails_on_damaged_documents() {
+    let mut compared = 0;
+    let mut refused = 0;
+    for seed in [3u64, 11, 29] {
+        let text = mini::to_string(&kit(seed, 2)).expect("valid");
+        for edit in damaged(&text) {
+            compared += 1;
+            refused += usize::from(!agree::<Kit>(&edit));
+        }
+    }
+    for text in [
+        mini::to_string(&data::quiz(2)).expect("valid"),
+        mini::to_string(&data::rubric(2)).expect("valid"),
+    ] {
+        for edit in damaged(&text) {
+            compared += 1;
+            let ok = if text.starts_with("quiz") {
+                agree::<data::Quiz>(&edit)
+            } else {
+                agree::<data::Rubric>(&edit)
+            };
+            refused += usize::from(!ok);
+        }
+    }
+    // the edits exercise both outcomes, most of them refusals
+    assert!(compared > 20_000, "{compared}");
+    assert!(
+        refused > compared / 2 && refused < compared,
+        "{refused} of {compared}"
+    );
+}
+
+#[test]
+fn values_the_rust_type_refuses_give_serde_errors_through_the_direct_reader() {
+    // valid under the contract, refused by the Rust type: the direct
+    // reader hands them to serde, which says why
+    let mut doc = kit(5, 1);
+    let r = &mut doc.rows[0];
+    r.name = "plain".to_string();
+    r.options = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+    r.tags.clear();
+    r.opt_text = None;
+    r.note = None;
+    let base = mini::to_string(&doc).expect("valid");
+    let line = base.lines().nth(1).expect("a record").to_string();
+    let fields: Vec<&str> = line.split('|').collect();
+    for (at, value) in [
+        (2, "300"),
+        (2, "-129"),
+        (0, "70000"),
+        (3, "99999999999999999999"),
+    ] {
+        let mut f: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+        f[at] = value.to_string();
+        let text = format!("{}\n{}", base.lines().next().expect("header"), f.join("|"));
+        let err = mini::from_str::<Kit>(&text).expect_err("out of the Rust type's range");
+        assert!(!agree::<Kit>(&text));
+        assert!(!err.diagnostics().is_empty(), "{err}");
+    }
+}
