@@ -18,7 +18,8 @@
 //! the diagnostics (the same ones `mini::parse` gives), and serde's partial
 //! value is dropped.
 
-use super::field::{FieldCur, Typed};
+use super::field::FieldCur;
+use super::typed::Typed;
 use super::*;
 
 use crate::check::{check_field, relife, unique_key};

@@ -14,7 +14,8 @@
 use std::marker::PhantomData;
 
 use super::cursor::{LineAccess, LineDe, Slot};
-use super::field::{Elements, FieldCur, Parts, Typed};
+use super::field::{Elements, FieldCur, Parts};
+use super::typed::Typed;
 use super::*;
 
 use crate::check::Selection;

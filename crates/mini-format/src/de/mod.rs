@@ -31,6 +31,7 @@ mod cursor;
 pub(crate) mod direct;
 mod field;
 mod header;
+mod typed;
 mod value;
 
 use atom::{AtomDe, SelectionDe, StrDe};
