@@ -53,6 +53,8 @@ struct Row {
     #[mini(max = 3)]
     tags: Vec<String>,
     counts: Vec<u32>,
+    weights: Vec<f32>,
+    checks: Vec<bool>,
     shades: Vec<Color>,
     shade: Color,
     pos: Point,
@@ -190,6 +192,10 @@ fn row(rng: &mut Rng, i: usize) -> Row {
         counts: (0..rng.below(3))
             .map(|_| rng.below(100_000) as u32)
             .collect(),
+        weights: (0..rng.below(3))
+            .map(|_| rng.below(64) as f32 / 8.0)
+            .collect(),
+        checks: (0..rng.below(3)).map(|_| rng.below(2) == 0).collect(),
         shades: (0..rng.below(3)).map(|_| color(rng)).collect(),
         shade: color(rng),
         pos: Point {

@@ -327,24 +327,97 @@ impl<'de> ListElements<'_, '_, 'de, '_> {
     }
 }
 
-macro_rules! direct_int {
+/// A scalar type read from its typed value: the fast case of a field, a
+/// list element and a tuple component alike (`Err` gives the value back
+/// for serde's path).
+trait FromTyped<'de>: de::Deserialize<'de> {
+    /// The contract type whose values it reads.
+    const TY: ScalarType;
+
+    fn from_typed(value: Typed<'de>) -> std::result::Result<Self, Typed<'de>>;
+
+    /// A selected index as this type (ints only).
+    fn from_index(_index: usize) -> Option<Self> {
+        None
+    }
+}
+
+impl<'de> DirectField<'_, '_, 'de, '_> {
+    /// A present scalar of `T`'s type, typed by the engine's rules and
+    /// taken by `T`; serde's path for anything else.
+    #[inline(always)]
+    fn scalar_typed<T: FromTyped<'de>>(self) -> Result<T> {
+        let mut f = self.0;
+        if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
+            if s.ty == T::TY && !f.rec.absent(f.i) {
+                return match T::from_typed(f.scalar(s)?) {
+                    Ok(v) => Ok(v),
+                    Err(value) => f.after_scalar(value),
+                };
+            }
+        }
+        DirectField(f).serde()
+    }
+}
+
+impl<'de> ListElements<'_, '_, 'de, '_> {
+    /// Element `k` of a list of `T`'s type, typed by the engine's rules
+    /// and taken by `T`; serde's path for anything else.
+    #[inline(always)]
+    fn typed_element<T: FromTyped<'de>>(&mut self, k: usize) -> Result<T> {
+        let l = &mut self.0;
+        if l.item.ty != T::TY {
+            return l.element_serde(k);
+        }
+        match T::from_typed(l.element(k)?) {
+            Ok(v) => Ok(v),
+            // an int `T` does not hold, a long one: serde's path
+            Err(value) => l.typed_serde(k, value),
+        }
+    }
+}
+
+macro_rules! direct_scalar {
     ($($t:ty)*) => {$(
         impl<'de> DirectValue<'de> for $t {
             #[inline(always)]
             fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
-                let mut f = field.0;
-                if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
-                    if s.ty == ScalarType::Int && !f.rec.absent(f.i) {
-                        return match f.scalar(s)? {
-                            Typed::Int(v) => match <$t>::try_from(v) {
-                                Ok(x) => Ok(x),
-                                Err(_) => f.after_scalar(Typed::Int(v)),
-                            },
-                            other => f.after_scalar(other),
-                        };
-                    }
+                field.scalar_typed()
+            }
+
+            #[inline(always)]
+            fn from_index(index: usize) -> Option<Self> {
+                <$t as FromTyped<'de>>::from_index(index)
+            }
+        }
+
+        impl<'de> DirectPart<'de> for $t {
+            #[inline(always)]
+            fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
+                parts.with(<$t as FromTyped<'de>>::from_typed)
+            }
+        }
+
+        impl<'de> DirectElement<'de> for $t {
+            #[inline(always)]
+            fn read_element(list: &mut ListElements<'_, '_, 'de, '_>, k: usize) -> Result<Self> {
+                list.typed_element(k)
+            }
+        }
+    )*};
+}
+
+macro_rules! from_typed_int {
+    ($($t:ty)*) => {$(
+        impl<'de> FromTyped<'de> for $t {
+            const TY: ScalarType = ScalarType::Int;
+
+            #[inline(always)]
+            fn from_typed(value: Typed<'de>) -> std::result::Result<Self, Typed<'de>> {
+                match value {
+                    Typed::Int(v) => <$t>::try_from(v).map_err(|_| Typed::Int(v)),
+                    other => Err(other),
                 }
-                DirectField(f).serde()
             }
 
             #[inline(always)]
@@ -352,81 +425,43 @@ macro_rules! direct_int {
                 <$t>::try_from(index).ok()
             }
         }
-
-        impl<'de> DirectPart<'de> for $t {
-            #[inline(always)]
-            fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
-                parts.with(|value| match value {
-                    Typed::Int(v) => <$t>::try_from(v).map_err(|_| Typed::Int(v)),
-                    other => Err(other),
-                })
-            }
-        }
-
-        impl<'de> DirectElement<'de> for $t {
-            #[inline(always)]
-            fn read_element(list: &mut ListElements<'_, '_, 'de, '_>, k: usize) -> Result<Self> {
-                let l = &mut list.0;
-                if l.item.ty != ScalarType::Int {
-                    return l.element_serde(k);
-                }
-                match l.element(k)? {
-                    Typed::Int(v) => match <$t>::try_from(v) {
-                        Ok(x) => Ok(x),
-                        Err(_) => l.typed_serde(k, Typed::Int(v)),
-                    },
-                    // a long int: serde's path reads its text
-                    other => l.typed_serde(k, other),
-                }
-            }
-        }
     )*};
 }
 
-direct_int! { i8 i16 i32 i64 u8 u16 u32 u64 usize isize }
+from_typed_int! { i8 i16 i32 i64 u8 u16 u32 u64 usize isize }
 
-macro_rules! direct_float {
+macro_rules! from_typed_float {
     ($($t:ty)*) => {$(
-        impl<'de> DirectValue<'de> for $t {
-            #[inline(always)]
-            fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
-                let mut f = field.0;
-                if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
-                    if s.ty == ScalarType::Float && !f.rec.absent(f.i) {
-                        return match f.scalar(s)? {
-                            // serde's float visitors: `v as` the type
-                            Typed::Float(v) => Ok(v as $t),
-                            other => f.after_scalar(other),
-                        };
-                    }
-                }
-                DirectField(f).serde()
-            }
-        }
+        impl<'de> FromTyped<'de> for $t {
+            const TY: ScalarType = ScalarType::Float;
 
-        impl<'de> DirectPart<'de> for $t {
             #[inline(always)]
-            fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
-                parts.with(|value| match value {
+            fn from_typed(value: Typed<'de>) -> std::result::Result<Self, Typed<'de>> {
+                match value {
+                    // serde's float visitors: `v as` the type
                     Typed::Float(v) => Ok(v as $t),
                     other => Err(other),
-                })
+                }
             }
         }
     )*};
 }
 
-direct_float! { f32 f64 }
+from_typed_float! { f32 f64 }
 
-impl<'de> DirectPart<'de> for bool {
+impl<'de> FromTyped<'de> for bool {
+    const TY: ScalarType = ScalarType::Bool;
+
     #[inline(always)]
-    fn read_part(parts: &mut TupleParts<'_, 'de, '_>) -> Result<Self> {
-        parts.with(|value| match value {
+    fn from_typed(value: Typed<'de>) -> std::result::Result<Self, Typed<'de>> {
+        match value {
             Typed::Atom(Atom::Bool(b)) => Ok(b),
             other => Err(other),
-        })
+        }
     }
 }
+
+direct_scalar! { i8 i16 i32 i64 u8 u16 u32 u64 usize isize f32 f64 bool }
 
 impl<'de> DirectPart<'de> for String {
     #[inline(always)]
@@ -435,22 +470,6 @@ impl<'de> DirectPart<'de> for String {
             Typed::Atom(Atom::Str(text)) => Ok(text.into_owned()),
             other => Err(other),
         })
-    }
-}
-
-impl<'de> DirectValue<'de> for bool {
-    #[inline(always)]
-    fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
-        let mut f = field.0;
-        if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
-            if s.ty == ScalarType::Bool && !f.rec.absent(f.i) {
-                return match f.scalar(s)? {
-                    Typed::Atom(Atom::Bool(b)) => Ok(b),
-                    other => f.after_scalar(other),
-                };
-            }
-        }
-        DirectField(f).serde()
     }
 }
 
