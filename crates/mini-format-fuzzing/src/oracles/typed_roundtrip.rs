@@ -153,8 +153,36 @@ mod typed_target {
         d
     }
 
+    /// The derive's direct reader (`mini::from_str`, ADR 0044) and serde's
+    /// path (`from_str_through_serde`) read `text` alike: the same value,
+    /// or the same error and diagnostics.
+    fn same_readers(text: &str) {
+        let direct = mini::from_str::<TypedDoc>(text);
+        let serde = mini::__private::direct::from_str_through_serde::<TypedDoc>(text);
+        let same = match (&direct, &serde) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => {
+                a.to_string() == b.to_string() && a.diagnostics() == b.diagnostics()
+            }
+            _ => false,
+        };
+        if !same {
+            fail(format!(
+                "the direct reader and serde's path differ on:\n{text}\ndirect: {direct:?}\nserde: {serde:?}"
+            ));
+        }
+    }
+
     fn roundtrip(doc: &TypedDoc) -> Result<(), mini::Error> {
         let t = mini::to_string(doc)?;
+        // the text, and the text cut (a truncated answer) in a record and
+        // by one character
+        same_readers(&t);
+        for cut in [t.len() / 2, t.len().saturating_sub(1)] {
+            if let Some(head) = t.get(..cut) {
+                same_readers(head);
+            }
+        }
         let back: TypedDoc = match mini::from_str(&t) {
             Ok(b) => b,
             Err(e) => fail(format!("to_string gave text from_str rejects: {e}\n{t}")),
@@ -185,6 +213,9 @@ mod typed_target {
     ///    selection out of range or repeated) or E11 (a repeated `id`).
     /// 2. Made writable (whitespace trimmed, ids made unique, counts
     ///    aligned, selections in range, finite floats): it must round-trip.
+    /// 3. Every text written, and that text cut in its middle and by its
+    ///    last character, reads the same through the derive's direct
+    ///    reader and through serde's path (ADR 0044).
     pub fn typed_roundtrip(doc: &TypedDoc) {
         if let Err(e) = roundtrip(doc) {
             let allowed: BTreeSet<Code> = [Code::E06, Code::E07, Code::E08, Code::E11].into();
