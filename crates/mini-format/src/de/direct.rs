@@ -25,7 +25,7 @@ use crate::plan::StepKind;
 /// A record type read by its derive's direct reader. Implemented by
 /// `#[derive(Mini)]` for a struct without generics or `#[serde]`
 /// attributes (a type whose `Deserialize` serde derived reads the same
-/// values; `#[mini(serde)]` opts a type out).
+/// values; `#[mini(through_serde)]` opts a type out).
 pub trait DirectRecord<'de>: de::Deserialize<'de> {
     /// The struct's field names, as serde's derive names them: the record
     /// is read positionally only when they are the contract's keys.
@@ -44,7 +44,8 @@ pub trait DirectDocument<'de>: Sized {
 }
 
 /// A field type read straight from its field (no serde visitor): the
-/// std ints, floats, `bool`, `String`, and `Option` and `Vec` of them.
+/// std ints, floats, `bool`, `String`, derived unit enums, derived
+/// structs from a tuple field, and `Option` and `Vec` of them.
 pub trait DirectValue<'de>: de::Deserialize<'de> {
     /// The value of `field`.
     fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self>;
