@@ -175,3 +175,29 @@ fn every_code_the_serializer_raises() {
     // E13: out of range
     assert_eq!(first(&with("id", json!(-4))), at(Code::E13, 3, "id"));
 }
+
+/// A refused last record whose line looks like a Markdown fence gets the
+/// note the parser gives that line (found by the `typed_roundtrip` fuzz
+/// target: an id of backticks); a valid record after it takes the note
+/// away, as in the parser. In debug builds the serializer also asserts
+/// that its diagnostics are the parser's on the text it wrote.
+#[test]
+fn a_refused_last_record_that_looks_like_a_fence_gets_the_parsers_note() {
+    let c = contract();
+    let fence = json!({"e": "```a", "i": 9});
+    let valid = json!({"e": "a"});
+    let doc = |records: Vec<Value>| json!({"header": {"mode": "x"}, "records": records});
+
+    let e = dumps(&doc(vec![valid.clone(), fence.clone()]), &c).expect_err("refused");
+    let d = &e.diagnostics()[0];
+    assert_eq!((d.code(), d.line()), (Code::E10, 3), "{e}");
+    assert!(d.message().contains("looks like a Markdown fence"), "{e}");
+    let typed = to_string_with_contract(&doc(vec![valid.clone(), fence.clone()]), &c)
+        .expect_err("typed refused");
+    assert_eq!(typed.diagnostics(), e.diagnostics());
+
+    let e = dumps(&doc(vec![fence, valid]), &c).expect_err("refused");
+    let d = &e.diagnostics()[0];
+    assert_eq!((d.code(), d.line()), (Code::E10, 2), "{e}");
+    assert!(!d.message().contains("fence"), "{e}");
+}

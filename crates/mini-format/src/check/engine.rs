@@ -151,8 +151,8 @@ impl<'c> Engine<'c> {
         // fields looks cut (ADR 0021)
         self.last_short = if valid {
             None
-        } else if super::looks_like_fence(line.text) || super::looks_like_prose(line.text) {
-            Some((before, super::end_note(line.text)))
+        } else if let Some(note) = super::fence_or_prose_note(line.text) {
+            Some((before, note))
         } else {
             (before..self.errors.len())
                 .find(|&i| {
@@ -203,12 +203,7 @@ impl<'c> Engine<'c> {
     fn note_truncation(&mut self) {
         if let Some((i, note)) = self.last_short.take() {
             if let Some(d) = self.errors.get_mut(i) {
-                *d = Diagnostic::new(
-                    d.code(),
-                    d.line(),
-                    d.field().map(str::to_string),
-                    format!("{}{note}", d.message()),
-                );
+                *d = super::with_note(d, &note);
             }
         }
     }

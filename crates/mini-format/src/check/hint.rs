@@ -68,6 +68,24 @@ pub fn end_note(text: &str) -> String {
     }
 }
 
+/// The note a document's last record line gets on its first error once
+/// the document ends, when the line looks like a Markdown fence or prose
+/// (the engine's, and the serializer's for the text it writes): `None`
+/// for any other line.
+pub fn fence_or_prose_note(text: &str) -> Option<String> {
+    (looks_like_fence(text) || looks_like_prose(text)).then(|| end_note(text))
+}
+
+/// `d` with `note` after its message (the last line's note).
+pub fn with_note(d: &crate::Diagnostic, note: &str) -> crate::Diagnostic {
+    crate::Diagnostic::new(
+        d.code(),
+        d.line(),
+        d.field().map(str::to_string),
+        format!("{}{note}", d.message()),
+    )
+}
+
 /// A message without the note [`end_note`] added to the last line's E05
 /// (a line read alone or as it streams in has none).
 pub fn without_end_note(message: &str) -> &str {

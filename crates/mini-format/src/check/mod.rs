@@ -23,8 +23,8 @@ pub use engine::{document_errors, Checked, Engine, Finished};
 pub(crate) use fast::{Num, Sink, Validator, Walk};
 pub use header::check_header;
 pub use hint::{
-    end_note, header_hint, looks_like_fence, looks_like_prose, without_end_note, EXTRACT_REMEDY,
-    TRUNCATION_NOTE,
+    end_note, fence_or_prose_note, header_hint, looks_like_fence, looks_like_prose, with_note,
+    without_end_note, EXTRACT_REMEDY, TRUNCATION_NOTE,
 };
 pub(crate) use record::{arity_allows, check_arity, check_field, check_marker};
 pub use record::{check_record, check_record_into, RecordOutcome};

@@ -43,6 +43,7 @@ pub(super) fn encode<'c, T: Serialize + ?Sized>(
         n: 0,
         records: 0,
         record_lines: 0,
+        last_note: None,
         claims: Claims::new(contract),
         arity_ok: vec![None; contract.fields().len()],
         rec: Rec::new(contract),
@@ -105,6 +106,11 @@ impl Enc<'_> {
                 "the records sequence gave {} records, not the {} it announced",
                 self.records, self.n
             )));
+        }
+        if let Some((i, note)) = self.last_note.take() {
+            if let Some(d) = self.found.get_mut(i) {
+                *d = crate::check::with_note(d, &note);
+            }
         }
         if let Some(d) = document_errors(Some(&self.info), self.record_lines) {
             self.found.push(d);

@@ -34,6 +34,10 @@ pub(super) struct Enc<'c> {
     /// Records written so far, and those that are not blank lines.
     pub(super) records: usize,
     pub(super) record_lines: usize,
+    /// The first error of the last record line written, when that line
+    /// looks like a Markdown fence or prose, and the note the engine adds
+    /// to it once the document ends (`found` index, note).
+    pub(super) last_note: Option<(usize, String)>,
     pub(super) claims: Claims,
     /// Per field: the last element count `check_arity` accepted (the
     /// header does not change while records are written).

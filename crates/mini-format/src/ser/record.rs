@@ -81,6 +81,7 @@ impl ser::SerializeSeq for Records<'_, '_> {
             // written straight (every check passed): the record is done
             enc.records += 1;
             enc.record_lines += 1;
+            enc.last_note = None;
             let start = enc.rec.start;
             enc.out.end(start, false)?;
         } else {
@@ -564,6 +565,14 @@ impl Enc<'_> {
         }
         if !self.rec.mlists.is_empty() {
             self.mark();
+        }
+        if !blank {
+            // the engine's note on the last record line's first error (a
+            // line that looks like a fence or prose), as it reads the text
+            self.last_note = (self.found.len() > found)
+                .then(|| crate::check::fence_or_prose_note(&self.out.buf[self.rec.start + 1..]))
+                .flatten()
+                .map(|note| (found, note));
         }
         let bad = blank || self.refusals.len() > refusals || self.found.len() > found;
         let start = self.rec.start;
