@@ -314,3 +314,73 @@ fn the_stream_reads_through_the_same_reader() {
     );
     assert!(items[1].is_ok());
 }
+
+/// Unique int keys are kept as ints (ADR 0045): in `0..2^20` as bits,
+/// others of up to 18 digits in a table of ints, longer ones as text, like
+/// every other key. Whatever holds a key, a value seen again is the
+/// engine's E11 on its line and field, for `parse`, `check` and the typed
+/// reader alike, and no two different values clash (each boundary is
+/// crossed: 2^20 − 1 and 2^20, 18 and 19 digits; texts short and long).
+#[test]
+fn unique_clashes_are_found_whatever_holds_the_key() {
+    #[derive(Debug, Deserialize)]
+    struct Item {
+        #[allow(dead_code)]
+        id: i64,
+        #[allow(dead_code)]
+        name: String,
+    }
+    let c = Contract::from_json(
+        r#"{"prefix": "t", "records_key": "rows", "core": [
+              {"name": "id", "type": "int", "unique": true},
+              {"name": "name", "type": "str", "unique": true}]}"#,
+    )
+    .unwrap();
+    let ids = [
+        "0",
+        "1",
+        "1048575",
+        "1048576",
+        "-1",
+        "-1048576",
+        "999999999999999999",
+        "-999999999999999999",
+        "1000000000000000000",
+        "9223372036854775807",
+        "-9223372036854775808",
+    ];
+    let names = [
+        "a",
+        "b",
+        "fourteen bytes",
+        "fifteen bytes!!",
+        "a name well past fifteen bytes",
+        "é",
+    ];
+    let mut lines: Vec<String> = Vec::new();
+    let mut want = Vec::new();
+    // every value once: no clash among different values
+    for (k, id) in ids.iter().enumerate() {
+        lines.push(format!("{id}|first {k}"));
+    }
+    for (k, name) in names.iter().enumerate() {
+        lines.push(format!("{}|{name}", 5_000 + k));
+    }
+    // every value again: a clash on its field
+    for (k, id) in ids.iter().enumerate() {
+        lines.push(format!("{id}|again {k}"));
+        want.push((Code::E11, lines.len() + 1, Some("id".to_string())));
+    }
+    for (k, name) in names.iter().enumerate() {
+        lines.push(format!("{}|{name}", 6_000 + k));
+        want.push((Code::E11, lines.len() + 1, Some("name".to_string())));
+    }
+    let text = format!("t|n={}\n{}\n", lines.len(), lines.join("\n"));
+    let parsed = parse_errors(&text, &c);
+    let got: Vec<_> = parsed.iter().map(|e| (e.0, e.1, e.2.clone())).collect();
+    assert_eq!(got, want, "{parsed:?}");
+    let typed = typed_errors::<Rows<Item>>(&text, &c);
+    assert_eq!(typed, parsed);
+    let checked = mini::check(&text, &c).unwrap_err();
+    assert_eq!(seen(checked.diagnostics()), parsed);
+}

@@ -25,16 +25,100 @@ const INDEXED: usize = if cfg!(test) { 64 } else { u32::MAX as usize };
 /// spilling from it, ADR 0033); the spans are kept in claim order beside
 /// it and read only to compare a key whose hash matches. Keys past index
 /// `u32::MAX` (four billion claims of one field) go to `overflow`.
+///
+/// The key of an int that fits in 18 digits is kept as the int itself
+/// (ADR 0045): an int in `0..SMALL_INTS` as one bit of `small` (ids
+/// numbered from 1 are the common case: one load and one store a claim,
+/// no hash, no probe), any other in `ints` (one hash of a word); neither
+/// copies the key into the arena. Which set a key goes to depends on its
+/// text alone, and no two keys share an int ([`int_key`]), so the claims
+/// are those of one set.
 #[derive(Debug, Default)]
 pub(super) struct KeySet {
     pub(super) arena: String,
     pub(super) spans: Vec<(usize, usize)>,
     pub(super) table: hashbrown::HashTable<u32>,
     pub(super) overflow: std::collections::HashSet<Box<str>>,
+    pub(super) small: Vec<u64>,
+    pub(super) ints: hashbrown::HashTable<i64>,
     pub(super) hasher: foldhash::fast::RandomState,
 }
 
+/// The ints kept as bits: `0..2^20`, at most 128 KiB a field, grown as
+/// the claims need it (the input decides the ints, so the bound is ours).
+const SMALL_INTS: i64 = 1 << 20;
+
+/// The int an int key stands for, when the key is the canonical text of
+/// one of at most 18 digits: the INT tag, then what
+/// [`crate::number::small_canonical_int`] reads (an optional `-`, digits
+/// with no leading zero, not `-0`). Exactly one key text maps to each
+/// int, so keeping such keys as ints keeps them apart as their texts were.
+fn int_key(key: &str) -> Option<i64> {
+    crate::number::small_canonical_int(key.strip_prefix(key_tag::INT)?)
+}
+
 impl KeySet {
+    fn hash_int(&self, v: i64) -> u64 {
+        std::hash::BuildHasher::hash_one(&self.hasher, v)
+    }
+
+    /// The word and bit of a small int (`None` for another int).
+    fn small_bit(v: i64) -> Option<(usize, u64)> {
+        let v = usize::try_from(v)
+            .ok()
+            .filter(|&v| (v as i64) < SMALL_INTS)?;
+        Some((v / 64, 1 << (v % 64)))
+    }
+
+    fn contains_int(&self, v: i64) -> bool {
+        match KeySet::small_bit(v) {
+            Some((w, bit)) => self.small.get(w).is_some_and(|&word| word & bit != 0),
+            None => self.ints.find(self.hash_int(v), |&x| x == v).is_some(),
+        }
+    }
+
+    fn remove_int(&mut self, v: i64) {
+        match KeySet::small_bit(v) {
+            Some((w, bit)) => {
+                if let Some(word) = self.small.get_mut(w) {
+                    *word &= !bit;
+                }
+            }
+            None => {
+                if let Ok(entry) = self.ints.find_entry(self.hash_int(v), |&x| x == v) {
+                    entry.remove();
+                }
+            }
+        }
+    }
+
+    /// Claims the int key `v` unless it is held.
+    fn try_insert_int(&mut self, v: i64) -> bool {
+        if let Some((w, bit)) = KeySet::small_bit(v) {
+            if w >= self.small.len() {
+                // doubled, so that ints claimed in order grow it in steps
+                let words = (w + 1).max(2 * self.small.len());
+                self.small.resize(words.min((SMALL_INTS / 64) as usize), 0);
+            }
+            let word = &mut self.small[w];
+            let held = *word & bit != 0;
+            *word |= bit;
+            return !held;
+        }
+        let (hash, hasher) = (self.hash_int(v), &self.hasher);
+        match self.ints.entry(
+            hash,
+            |&x| x == v,
+            |&x| std::hash::BuildHasher::hash_one(hasher, x),
+        ) {
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert(v);
+                true
+            }
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+        }
+    }
+
     fn hash(&self, key: &str) -> u64 {
         std::hash::BuildHasher::hash_one(&self.hasher, key)
     }
@@ -50,6 +134,9 @@ impl KeySet {
     }
 
     pub(super) fn contains(&self, key: &str) -> bool {
+        if let Some(v) = int_key(key) {
+            return self.contains_int(v);
+        }
         self.find(self.hash(key), key)
     }
 
@@ -57,6 +144,9 @@ impl KeySet {
     /// that finds the key or its slot, ADR 0038): whether it was claimed.
     /// With keys in the overflow set, a search then an insertion.
     pub(super) fn try_insert(&mut self, key: &str) -> bool {
+        if let Some(v) = int_key(key) {
+            return self.try_insert_int(v);
+        }
         let hash = self.hash(key);
         let i = self.spans.len();
         if i >= INDEXED || !self.overflow.is_empty() {
@@ -89,6 +179,10 @@ impl KeySet {
 
     /// Claims `key` (the caller checked it is not there).
     pub(super) fn insert(&mut self, key: &str) {
+        if let Some(v) = int_key(key) {
+            self.try_insert_int(v);
+            return;
+        }
         let hash = self.hash(key);
         self.insert_hashed(hash, key);
     }
@@ -114,6 +208,10 @@ impl KeySet {
     /// claims, so the arena and the spans are cut back when the key is at
     /// their end).
     pub(super) fn remove(&mut self, key: &str) {
+        if let Some(v) = int_key(key) {
+            self.remove_int(v);
+            return;
+        }
         if self.overflow.remove(key) {
             return;
         }
@@ -183,14 +281,27 @@ impl Uniques {
     pub fn reserve(&mut self, contract: &Contract, records: u64) {
         let n = usize::try_from(records.min(1 << 16)).unwrap_or(0);
         for (set, f) in self.seen.iter_mut().zip(contract.fields()) {
-            if f.unique {
-                let (arena, spans, hasher) = (&set.arena, &set.spans, &set.hasher);
-                set.table.reserve(n, |&j| {
-                    let (a, l) = spans[j as usize];
-                    std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
-                });
-                set.spans.reserve(n);
-                set.arena.reserve(n.saturating_mul(8));
+            if !f.unique {
+                continue;
+            }
+            let hasher = &set.hasher;
+            match &f.kind {
+                // ints as bits, for ids numbered from 1 up to `n` (other
+                // ints go to a table grown as they come)
+                Kind::Scalar(s) if s.ty == ScalarType::Int => {
+                    set.small
+                        .reserve((n / 64 + 1).min((SMALL_INTS / 64) as usize));
+                }
+                // any other value: its key text, in the arena
+                _ => {
+                    let (arena, spans) = (&set.arena, &set.spans);
+                    set.table.reserve(n, |&j| {
+                        let (a, l) = spans[j as usize];
+                        std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
+                    });
+                    set.spans.reserve(n);
+                    set.arena.reserve(n.saturating_mul(8));
+                }
             }
         }
     }
@@ -227,7 +338,88 @@ pub(crate) fn unique_key(v: &FieldValue<'_>, out: &mut String) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::KeySet;
+    use super::{int_key, KeySet};
+
+    /// An int key is read as its int exactly when it is the canonical text
+    /// of one of at most 18 digits; any other key stays text.
+    #[test]
+    fn int_keys_are_the_canonical_texts_of_18_digits() {
+        for v in [
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            999_999_999_999_999_999,
+            -999_999_999_999_999_999,
+        ] {
+            assert_eq!(int_key(&format!("i{v}")), Some(v), "{v}");
+        }
+        let texts = [
+            "i",
+            "i-",
+            "i-0",
+            "i00",
+            "i007",
+            "i-07",
+            "i1000000000000000000",
+            "i+5",
+            "i5x",
+            "i 5",
+            "s5",
+            "5",
+            "[i5\u{0}",
+            "i\u{661}",
+        ];
+        for text in texts {
+            assert_eq!(int_key(text), None, "{text:?}");
+        }
+        let mut rng = crate::test_rng(0x1e7_0000_0001);
+        for _ in 0..20_000 {
+            let v = (rng() as i64) % 1_000_000_000_000_000_000;
+            let text = format!("i{v}");
+            assert_eq!(int_key(&text), Some(v), "{text}");
+            assert_eq!(int_key(&format!("i0{}", v.unsigned_abs())), None);
+        }
+    }
+
+    /// A key set holds what a set of the key texts holds, through any
+    /// sequence of claims, checks and give-backs of int keys (small and
+    /// long), texts, and int-like texts that are not canonical.
+    #[test]
+    fn a_key_set_is_a_set_of_its_key_texts() {
+        let mut rng = crate::test_rng(0x5e75_0000_0002);
+        let mut set = KeySet::default();
+        let mut model = std::collections::HashSet::new();
+        for _ in 0..50_000 {
+            let key = match rng() % 6 {
+                0 => format!("i{}", (rng() % 400) as i64 - 200),
+                5 if rng() % 2 == 0 => format!("i{}", (1 << 20) - 100 + (rng() % 200) as i64),
+                1 => format!("i{}", 999_999_999_999_999_000 + (rng() % 2_000) as i64),
+                2 => format!("i0{}", rng() % 50),
+                3 => format!("i-0{}", rng() % 3),
+                4 => format!("s{}", rng() % 200),
+                _ => format!("i{}", rng() % 50),
+            };
+            match rng() % 4 {
+                0 => assert_eq!(set.try_insert(&key), model.insert(key.clone()), "{key}"),
+                1 => assert_eq!(set.contains(&key), model.contains(&key), "{key}"),
+                2 => {
+                    if !model.contains(&key) {
+                        set.insert(&key);
+                        model.insert(key);
+                    }
+                }
+                _ => {
+                    set.remove(&key);
+                    model.remove(&key);
+                }
+            }
+        }
+        assert!(!set.ints.is_empty() && !set.small.is_empty() && !set.spans.is_empty());
+        assert!(set.small.len() <= (super::SMALL_INTS / 64) as usize);
+    }
 
     /// Claims past the indexed ones (the overflow set) behave as the
     /// indexed: held keys refused, given-back keys claimable again, the

@@ -324,6 +324,53 @@ fn unescaping_resolves_valid_escapes_and_keeps_the_rest() {
     }
 }
 
+/// `unescape` is the escape rule walked a character at a time, on random
+/// texts of escapes, backslashes, separators (ASCII or not) and
+/// multi-byte characters, around the sixteen-byte search steps.
+#[test]
+fn unescaping_is_the_rule_walked_a_character_at_a_time() {
+    fn by_chars(raw: &str, sep: char) -> String {
+        let mut out = String::new();
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            let mut ahead = chars.clone();
+            match ahead.next() {
+                Some('n') => out.push('\n'),
+                Some(e) if is_escapable(e, sep) => out.push(e),
+                // not an escape: the backslash stays, what follows is read
+                // as text
+                _ => {
+                    out.push('\\');
+                    continue;
+                }
+            }
+            chars = ahead;
+        }
+        out
+    }
+    let alphabet = [
+        'a', '\\', '\\', ',', ';', '·', 'é', 'n', '*', '"', '|', 'x', ' ',
+    ];
+    let mut rng = crate::test_rng(0x5e5c_a9e5_0000_0001);
+    for _ in 0..20_000 {
+        let len = (rng() % 48) as usize;
+        let raw: String = (0..len)
+            .map(|_| alphabet[(rng() % alphabet.len() as u64) as usize])
+            .collect();
+        for sep in [',', ';', '·'] {
+            assert_eq!(
+                unescape(&raw, sep),
+                by_chars(&raw, sep),
+                "{raw:?} sep {sep:?}"
+            );
+        }
+    }
+}
+
 /// Unquoted elements split on the block masks read as the grammar reads
 /// them: valid escapes (`\n` too) across 64-byte blocks, many in one
 /// element, invalid and dangling ones kept as written, escaped and
