@@ -379,3 +379,102 @@ fn values_the_rust_type_refuses_give_serde_errors_through_the_direct_reader() {
         assert!(!err.diagnostics().is_empty(), "{err}");
     }
 }
+
+/// A plain list read in one walk (ADR 0046): a `Vec<String>` or a list
+/// of numbers or bools whose text is plain is read as it is cut, and any
+/// other text (quotes, markers, a broken arity, an element the type or
+/// the rules refuse) goes to the element path. Either way the values and
+/// the errors are serde's path's.
+#[test]
+fn plain_lists_read_in_one_walk_agree_with_serde() {
+    let mut doc = kit(17, 1);
+    let r = &mut doc.rows[0];
+    r.tags = vec!["t1".into(), "t2".into()];
+    r.counts = vec![7, 8];
+    r.weights = vec![0.5, 2.0];
+    r.checks = vec![true, false];
+    let base = mini::to_string(&doc).expect("valid");
+    let (header, line) = base.split_once('\n').expect("a record");
+    let fields: Vec<&str> = line.split('|').collect();
+    let at = |text: &str| {
+        fields
+            .iter()
+            .position(|f| *f == text)
+            .unwrap_or_else(|| panic!("no field {text:?} in {line}"))
+    };
+    let (tags, counts, weights, checks) = (at("t1,t2"), at("7,8"), at("0.5,2"), at("true,false"));
+    let with = |i: usize, value: &str| {
+        let mut f: Vec<&str> = fields.clone();
+        f[i] = value;
+        format!("{header}\n{}", f.join("|"))
+    };
+    let read = |text: &str| mini::from_str::<Kit>(text).map(|k| k.rows[0].clone());
+
+    // texts of text lists, and the elements they hold (`None`: refused)
+    let text_lists: [(&str, Option<&[&str]>); 16] = [
+        ("", Some(&[])),
+        ("a,b", Some(&["a", "b"])),
+        (" a , b ", Some(&["a", "b"])),
+        (r"a\,b,c", Some(&["a,b", "c"])),
+        (r"a\ ,b", None),
+        (r"x\n,\|,\\", Some(&["x\n", "|", "\\"])),
+        (r"a\*", Some(&["a*"])),
+        ("a,", Some(&["a", ""])),
+        ("é,·", Some(&["é", "·"])),
+        ("\"q, r\",s", Some(&["q, r", "s"])),
+        ("a,\"q\"", Some(&["a", "q"])),
+        ("a\"b", Some(&["a\"b"])),
+        ("a*,b", None),
+        (r"a\\*", None),
+        ("a,b,c,d", None),
+        ("\"a", None),
+    ];
+    // each text in field `i`: both readers agree, and a kept one holds
+    // the elements `get` finds in the row
+    fn check_list<T, W>(text: &str, doc: &str, want: Option<&W>, get: impl Fn(&Row) -> &T)
+    where
+        T: std::fmt::Debug + PartialEq<W> + ?Sized,
+        W: std::fmt::Debug + ?Sized,
+    {
+        let ok = agree::<Kit>(doc);
+        match want {
+            Some(want) => {
+                assert!(ok, "{text:?} refused");
+                let kit = mini::from_str::<Kit>(doc).expect("valid");
+                assert_eq!(get(&kit.rows[0]), want, "{text:?}");
+            }
+            None => assert!(!ok, "{text:?} accepted"),
+        }
+    }
+    for (text, want) in text_lists {
+        check_list(text, &with(tags, text), want, |r| &r.tags[..]);
+    }
+
+    // texts of number and bool lists
+    let counts_texts: [(&str, Option<&[u32]>); 11] = [
+        ("", Some(&[])),
+        ("1,2,3", Some(&[1, 2, 3])),
+        (" 1 , 2 ", Some(&[1, 2])),
+        ("4294967295", Some(&[u32::MAX])),
+        ("1,,2", None),
+        ("1,", None),
+        ("4294967296", None),
+        ("-1", None),
+        ("1*", None),
+        (r"1\,2", None),
+        ("x", None),
+    ];
+    for (text, want) in counts_texts {
+        check_list(text, &with(counts, text), want, |r| &r.counts[..]);
+    }
+    for (text, ok) in [("0.25, 1e2", true), ("1.5,", false), ("nan", false)] {
+        assert_eq!(agree::<Kit>(&with(weights, text)), ok, "{text:?}");
+    }
+    let doc = with(weights, "0.25, 1e2");
+    assert_eq!(read(&doc).expect("valid").weights, [0.25, 100.0]);
+    for (text, ok) in [("true,0,1", true), ("yes", false), ("true*", false)] {
+        assert_eq!(agree::<Kit>(&with(checks, text)), ok, "{text:?}");
+    }
+    let doc = with(checks, "true,0,1");
+    assert_eq!(read(&doc).expect("valid").checks, [true, false, true]);
+}

@@ -22,8 +22,8 @@ use super::field::FieldCur;
 use super::typed::Typed;
 use super::*;
 
-use crate::check::{check_field, relife, unique_key};
-use crate::contract::MarkerRule;
+use crate::check::{arity_allows, check_arity, check_field, relife, unique_key};
+use crate::contract::{Arity, MarkerRule};
 use crate::plan::{Plan, Step};
 use crate::syntax::{self, Element, RawField};
 
@@ -286,6 +286,32 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
     #[inline(always)]
     pub(super) fn step(&self, i: usize) -> &Step<'c> {
         &self.plan.steps[i]
+    }
+
+    /// Whether a list of `n` elements keeps its arity and its count key
+    /// (E07): the cached count when the header's keys are plain `u64`s,
+    /// the header's entry otherwise.
+    #[inline(always)]
+    pub(super) fn arity_holds(&self, n: usize, arity: &Arity, count: Option<u16>) -> bool {
+        match (count, self.counts) {
+            (None, _) => arity_allows(n, arity, None),
+            (Some(c), Some(counts)) => arity_allows(n, arity, Some(counts[usize::from(c)])),
+            (Some(_), None) => check_arity(n, arity, self.header).is_ok(),
+        }
+    }
+
+    /// The capacity to give a list's vector: its count key's cached
+    /// value, capped by what `len` bytes of text can hold (an element and
+    /// its separator take two), so that a header's count never sizes an
+    /// allocation alone; none without a count key.
+    #[inline(always)]
+    pub(super) fn count_hint(&self, count: Option<u16>, len: usize) -> usize {
+        match (count, self.counts) {
+            (Some(c), Some(counts)) => {
+                usize::try_from(counts[usize::from(c)]).map_or(0, |k| k.min(len / 2 + 1))
+            }
+            _ => 0,
+        }
     }
 
     /// Whether field `i` has no value in this line (an empty optional

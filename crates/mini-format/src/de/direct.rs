@@ -68,6 +68,16 @@ pub trait DirectPart<'de>: de::Deserialize<'de> {
 pub trait DirectElement<'de>: de::Deserialize<'de> {
     /// Element `k` of `list`.
     fn read_element(list: &mut ListElements<'_, '_, 'de, '_>, k: usize) -> Result<Self>;
+
+    /// The elements of a list field read in one walk, each taken as it is
+    /// cut (ADR 0046: a plain list of numbers or bools, a plain or marked
+    /// list of text); `None` (the default) when the type has no such
+    /// reader or the list needs the element path, which then reads it
+    /// from the start (and gives any error).
+    #[inline(always)]
+    fn read_plain_list(_field: &mut DirectField<'_, '_, 'de, '_>) -> Option<Vec<Self>> {
+        None
+    }
 }
 
 /// One field of the record line being read.
@@ -404,6 +414,13 @@ macro_rules! direct_scalar {
             fn read_element(list: &mut ListElements<'_, '_, 'de, '_>, k: usize) -> Result<Self> {
                 list.typed_element(k)
             }
+
+            #[inline(always)]
+            fn read_plain_list(field: &mut DirectField<'_, '_, 'de, '_>) -> Option<Vec<Self>> {
+                field
+                    .0
+                    .plain_typed(<$t as FromTyped<'de>>::TY, |v| <$t as FromTyped<'de>>::from_typed(v).ok())
+            }
         }
     )*};
 }
@@ -494,6 +511,11 @@ impl<'de> DirectElement<'de> for String {
         }
         l.element_serde(k)
     }
+
+    #[inline(always)]
+    fn read_plain_list(field: &mut DirectField<'_, '_, 'de, '_>) -> Option<Vec<Self>> {
+        field.0.text_list()
+    }
 }
 
 impl<'de, T: DirectValue<'de>> DirectValue<'de> for Option<T> {
@@ -509,11 +531,15 @@ impl<'de, T: DirectValue<'de>> DirectValue<'de> for Option<T> {
 impl<'de, T: DirectElement<'de>> DirectValue<'de> for Vec<T> {
     #[inline(always)]
     fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
-        let f = field.0;
+        let mut field = field;
+        let f = &field.0;
         if f.rec.absent(f.i) || !matches!(f.rec.step(f.i).kind, StepKind::List { .. }) {
-            return DirectField(f).serde();
+            return field.serde();
         }
-        let mut list = ListElements(f.list_elements()?);
+        if let Some(out) = T::read_plain_list(&mut field) {
+            return Ok(out);
+        }
+        let mut list = ListElements(field.0.list_elements()?);
         let n = list.0.len();
         let mut out = Vec::with_capacity(n);
         for k in 0..n {

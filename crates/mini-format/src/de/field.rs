@@ -9,9 +9,7 @@ use super::*;
 use de::Deserializer as _;
 
 use super::typed::{type_text, Typed, TypedDe};
-use crate::check::{
-    arity_allows, check_arity, check_atom, check_float, check_marker, check_small_int, key_tag,
-};
+use crate::check::{check_atom, check_float, check_marker, check_small_int, key_tag};
 use crate::contract::{Component, Scalar, ScalarType};
 use crate::plan::StepKind;
 use crate::syntax::{self, RawField};
@@ -115,14 +113,10 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             return self.rec.fail();
         }
         let n = cur.elements.len();
-        let kept = match (count, self.rec.counts) {
-            (None, _) => arity_allows(n, arity, None),
-            (Some(c), Some(counts)) => arity_allows(n, arity, Some(counts[usize::from(c)])),
-            (Some(_), None) => check_arity(n, arity, self.rec.header).is_ok(),
-        };
-        if !kept {
+        if !self.rec.arity_holds(n, arity, count) {
             return self.rec.fail();
         }
+        let cur = &mut *self.rec.cur;
         let Some(rule) = marker else {
             // a plain list: a marker is an error (E08)
             if cur.elements.iter().any(|e| e.marked) {
@@ -246,6 +240,95 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             ctx,
             next: 0,
         })
+    }
+
+    /// A list of text read in one walk (ADR 0046): each element cut,
+    /// trimmed and unescaped straight into its `String`, with no element
+    /// vector between the line and the output; a marked list's markers
+    /// checked (E08) and its selection kept for the selection's field, as
+    /// [`Self::list_rules`] keeps it. `None` when the list needs the
+    /// element path ([`Self::list_elements`]), which reads it from the
+    /// start and gives any error: an element type other than `str`, a
+    /// quote, a marker in a plain list, a broken marker rule or arity.
+    #[inline(always)]
+    pub(super) fn text_list(&mut self) -> Option<Vec<String>> {
+        let StepKind::List {
+            item,
+            arity,
+            count,
+            marker,
+        } = self.rec.step(self.i).kind
+        else {
+            return None;
+        };
+        let raw = self.raw().raw;
+        // a list in quotes is the element path's from its first byte
+        if item.ty != ScalarType::Str || raw.starts_with('"') {
+            return None;
+        }
+        let sep = self.rec.plan.sep;
+        let mut out = Vec::with_capacity(self.rec.count_hint(count, raw.len()));
+        let marks = &mut self.rec.cur.marked;
+        marks.clear();
+        let n = syntax::plain_text_list(raw, sep, |text, escaped, marked| {
+            if marked {
+                if marker.is_none() {
+                    return false;
+                }
+                marks.push(out.len());
+            }
+            out.push(if escaped {
+                syntax::unescape(text, sep)
+            } else {
+                text.to_owned()
+            });
+            true
+        })?;
+        if !self.rec.arity_holds(n, arity, count) {
+            return None;
+        }
+        if let Some(rule) = marker {
+            let cur = &mut *self.rec.cur;
+            cur.selection = Some(check_marker(rule, &cur.marked).ok()?);
+        }
+        Some(out)
+    }
+
+    /// A plain list of numbers or bools read in one walk (ADR 0046): each
+    /// element typed by the engine's rules as it is cut and taken by
+    /// `take`. `None` when the list needs the element path (see
+    /// [`Self::text_list`]); also for an element `take` refuses or the
+    /// rules reject.
+    #[inline(always)]
+    pub(super) fn plain_typed<T>(
+        &mut self,
+        ty: ScalarType,
+        mut take: impl FnMut(Typed<'de>) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let StepKind::List {
+            item,
+            arity,
+            count,
+            marker: None,
+        } = self.rec.step(self.i).kind
+        else {
+            return None;
+        };
+        if item.ty != ty {
+            return None;
+        }
+        let (n, texts) = syntax::plain_elements(self.raw().raw, self.rec.plan.sep)?;
+        if !self.rec.arity_holds(n, arity, count) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(n);
+        for text in texts {
+            if text.is_empty() {
+                return None;
+            }
+            out.push(take(type_text(Cow::Borrowed(text), item, false)?)?);
+        }
+        Some(out)
     }
 
     /// The elements of the list just checked, typed one by one as serde

@@ -17,7 +17,7 @@ use nom::{IResult, Parser};
 
 mod blocks;
 
-pub use blocks::{count_plain_list, split_fields_fast};
+pub use blocks::{count_plain_list, plain_text_list, split_fields_fast};
 use blocks::{find_close, plain_list, push_field_exact};
 
 /// The field separator.
@@ -519,23 +519,7 @@ fn push_plain<'a, const SURE: bool>(
     out: &mut Vec<Element<'a>>,
     decode: bool,
 ) {
-    let mut part = trim_raw(part);
-    let mut marked = false;
-    if part.ends_with('*') {
-        let backslashes = if escaped {
-            part.as_bytes()[..part.len() - 1]
-                .iter()
-                .rev()
-                .take_while(|&&b| b == b'\\')
-                .count()
-        } else {
-            0
-        };
-        if backslashes % 2 == 0 {
-            marked = true;
-            part = trim_raw(&part[..part.len() - 1]);
-        }
-    }
+    let (part, marked) = trim_marked(part, escaped);
     // `SURE`: `escaped` says the element has a backslash (the list fast
     // path saw one; trimming and the marker never take one away)
     let text = if decode && escaped && (SURE || find_backslash(part.as_bytes()).is_some()) {
@@ -548,6 +532,25 @@ fn push_plain<'a, const SURE: bool>(
         marked,
         quoted: false,
     });
+}
+
+/// An unquoted element's raw text trimmed and its marker taken off (a `*`
+/// not escaped by an odd run of backslashes; `escaped` says whether the
+/// text may have a backslash): the text and whether it was marked.
+#[inline(always)]
+fn trim_marked(part: &str, escaped: bool) -> (&str, bool) {
+    let part = trim_raw(part);
+    if let Some(before) = part.strip_suffix('*') {
+        let backslashes = if escaped {
+            before.bytes().rev().take_while(|&b| b == b'\\').count()
+        } else {
+            0
+        };
+        if backslashes % 2 == 0 {
+            return (trim_raw(before), true);
+        }
+    }
+    (part, false)
 }
 
 /// The elements of a list text that needs no element grammar: no quote,

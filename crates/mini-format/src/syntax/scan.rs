@@ -242,12 +242,6 @@ impl Block {
     pub fn escapable(&self, sep: u8) -> u64 {
         self.mask_any([sep, b'|', b',', b'*', b'"', b'\\', b'n'])
     }
-
-    /// The masks of `set` over `bytes[base..base + 64]`.
-    #[inline(always)]
-    pub fn read<const N: usize>(bytes: &[u8], base: usize, set: [u8; N]) -> [u64; N] {
-        Block::load(bytes, base).masks(set)
-    }
 }
 
 /// The bytes escaped by a backslash in a block, given its backslashes and
@@ -306,7 +300,7 @@ mod tests {
                 .map(|_| alphabet[(rng() % alphabet.len() as u64) as usize])
                 .collect();
             let base = if len == 0 { 0 } else { (rng() as usize) % len };
-            let [pipe, comma, slash] = Block::read(&bytes, base, [b'|', b',', b'\\']);
+            let [pipe, comma, slash] = Block::load(&bytes, base).masks([b'|', b',', b'\\']);
             for (mask, b) in [(pipe, b'|'), (comma, b','), (slash, b'\\')] {
                 let want = (0..64)
                     .filter(|k| bytes.get(base + k) == Some(&b))
@@ -377,7 +371,7 @@ mod tests {
             let mut carry = 0;
             let mut base = 0;
             while base < len {
-                let [slash] = Block::read(&bytes, base, [b'\\']);
+                let [slash] = Block::load(&bytes, base).masks([b'\\']);
                 let esc = escaped_bits(slash, &mut carry);
                 for k in 0..64 {
                     if base + k <= len && (base + k < len || base + 64 > len) {

@@ -193,14 +193,100 @@ pub(super) fn plain_list<'a>(
     out: &mut Vec<Element<'a>>,
     decode: bool,
 ) -> bool {
+    cut_plain_list(raw, sep, PushElements { out, sep, decode })
+}
+
+/// What [`cut_plain_list`] does with each element it cuts (a trait, not a
+/// closure: its method is inlined into the walk, which a closure's call
+/// was not on the general path).
+trait CutElement<'a> {
+    /// Takes one element's raw text and whether it holds a backslash;
+    /// false stops the walk.
+    fn take(&mut self, part: &'a str, escaped: bool) -> bool;
+}
+
+impl<'a, C: CutElement<'a>> CutElement<'a> for &mut C {
+    #[inline(always)]
+    fn take(&mut self, part: &'a str, escaped: bool) -> bool {
+        (**self).take(part, escaped)
+    }
+}
+
+/// [`plain_list`]'s elements: pushed as the grammar's `Element`s.
+struct PushElements<'o, 'a> {
+    out: &'o mut Vec<Element<'a>>,
+    sep: u8,
+    decode: bool,
+}
+
+impl<'a> CutElement<'a> for PushElements<'_, 'a> {
+    #[inline(always)]
+    fn take(&mut self, part: &'a str, escaped: bool) -> bool {
+        push_plain::<true>(part, escaped, char::from(self.sep), self.out, self.decode);
+        true
+    }
+}
+
+/// [`plain_text_list`]'s elements: counted, trimmed, their marker taken
+/// off, and handed to the caller's `each`.
+struct EachText<F> {
+    each: F,
+    n: usize,
+}
+
+impl<'a, F: FnMut(&'a str, bool, bool) -> bool> CutElement<'a> for EachText<F> {
+    #[inline(always)]
+    fn take(&mut self, part: &'a str, escaped: bool) -> bool {
+        self.n += 1;
+        let (text, marked) = trim_marked(part, escaped);
+        (self.each)(text, escaped, marked)
+    }
+}
+
+/// The elements of a list of text with no quote, cut and handed to `each`
+/// in one walk (the direct reader of a `Vec<String>`, ADR 0046): each
+/// element's text trimmed and its marker taken off as [`split_list`] does,
+/// whether it holds a backslash (its escapes unresolved), and whether it
+/// was marked. Returns how many there were (an empty text has none), or
+/// `None` when the list needs the element grammar: a non-ASCII separator,
+/// an unescaped `"`, or `each` refusing an element (it returned false). A
+/// text that starts with `"` is refused before any element is cut.
+#[inline(always)]
+pub fn plain_text_list<'a>(
+    raw: &'a str,
+    sep: char,
+    each: impl FnMut(&'a str, bool, bool) -> bool,
+) -> Option<usize> {
+    let sep = u8::try_from(sep).ok().filter(u8::is_ascii)?;
+    match raw.as_bytes().first() {
+        None => return Some(0),
+        // a list written in quotes (CSV style) is the grammar's from the
+        // start: no element is cut and copied for nothing
+        Some(b'"') => return None,
+        Some(_) => {}
+    }
+    let mut cut = EachText { each, n: 0 };
+    cut_plain_list(raw, sep, &mut cut).then_some(cut.n)
+}
+
+/// The walk of [`plain_list`] and [`plain_text_list`]: each element's raw
+/// text (untrimmed) and whether it holds a backslash, to `each`. False
+/// when `each` returns false or the text has an unescaped `"`; the
+/// elements before it have been handed.
+#[inline(always)]
+fn cut_plain_list<'a>(raw: &'a str, sep: u8, mut each: impl CutElement<'a>) -> bool {
     use crate::syntax::scan::{escaped_bits, Block};
     let bytes = raw.as_bytes();
     let (mut start, mut carry, mut base) = (0usize, 0u64, 0usize);
     // whether the element being read has a backslash so far
     let mut escaped = false;
     while base < bytes.len() {
-        let [mut seps, backslash, quote] = Block::read(bytes, base, [sep, b'\\', b'"']);
-        let mut quote = quote;
+        // three masks taken one by one, not `Block::masks`'s array `map`:
+        // with two walks calling it (the element path's and the direct
+        // reader's), the `map` was left out of line (ADR 0046)
+        let block = Block::load(bytes, base);
+        let (mut seps, backslash, mut quote) =
+            (block.mask(sep), block.mask(b'\\'), block.mask(b'"'));
         if backslash != 0 || carry != 0 {
             // the byte after an escaping backslash is never structural (a
             // multi-byte character's continuation bytes never are)
@@ -216,7 +302,9 @@ pub(super) fn plain_list<'a>(
             let k = seps.trailing_zeros() as usize;
             seps &= seps - 1;
             escaped |= backslash != 0 && backslash & bits_between(from, k) != 0;
-            push_plain::<true>(&raw[start..base + k], escaped, char::from(sep), out, decode);
+            if !each.take(&raw[start..base + k], escaped) {
+                return false;
+            }
             start = base + k + 1;
             from = k + 1;
             escaped = false;
@@ -224,8 +312,7 @@ pub(super) fn plain_list<'a>(
         escaped |= backslash != 0 && backslash & bits_between(from, 64) != 0;
         base += 64;
     }
-    push_plain::<true>(&raw[start..], escaped, char::from(sep), out, decode);
-    true
+    each.take(&raw[start..], escaped)
 }
 
 /// The number of elements of a list whose elements are not read (the

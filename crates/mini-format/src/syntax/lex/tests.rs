@@ -476,3 +476,66 @@ fn plain_elements_are_the_split_lists() {
     }
     assert!(plain > 10_000 && left > 10_000, "{plain} {left}");
 }
+
+/// A list of text read in one walk (ADR 0046) hands the elements
+/// `split_list` reads, once unescaped, their markers and their count; a
+/// text it leaves to the element path has a `"` (or a non-ASCII
+/// separator), and one its caller refuses is left too.
+#[test]
+fn plain_text_lists_are_the_split_lists() {
+    let tokens = [
+        "ab", "1", " ", "\t", ",", ";", "é", "·", "\"", "*", r"\,", r"\\", r"\*", r"\n", r"\|",
+        r"\;", "\\\"", r"\ ",
+    ];
+    let mut rng = crate::test_rng(0x91a1_e1e3_0000_0046);
+    let (mut plain, mut left, mut escaped_seen, mut marked_seen) = (0, 0, 0, 0);
+    for _ in 0..40_000 {
+        let len = (rng() % 14) as usize;
+        let raw: String = (0..len)
+            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
+            .collect();
+        for sep in [',', ';', '·'] {
+            let mut out = vec![];
+            let split = split_list(&raw, sep, &mut out);
+            let mut got: Vec<(String, bool)> = vec![];
+            match plain_text_list(&raw, sep, |text, escaped, marked| {
+                escaped_seen += usize::from(escaped);
+                // `escaped` is exact: the text holds a backslash
+                assert_eq!(escaped, text.contains('\\'), "{raw:?} {text:?}");
+                got.push((unescape(text, sep), marked));
+                true
+            }) {
+                Some(n) => {
+                    plain += 1;
+                    marked_seen += usize::from(got.iter().any(|(_, m)| *m));
+                    assert!(split.is_ok(), "{raw:?} {sep:?}");
+                    assert_eq!(n, got.len(), "{raw:?} {sep:?}");
+                    let want: Vec<(String, bool)> =
+                        out.iter().map(|e| (e.text.to_string(), e.marked)).collect();
+                    assert_eq!(got, want, "{raw:?} {sep:?}");
+                    assert!(out.iter().all(|e| !e.quoted), "{raw:?}");
+                }
+                None => {
+                    left += 1;
+                    // a `"` anywhere sends the text to the grammar (which
+                    // may read it as part of an unquoted element)
+                    let needs = !sep.is_ascii() || raw.contains('"');
+                    assert!(needs, "{raw:?} {sep:?} left to the element path");
+                }
+            }
+        }
+        // a caller that refuses the second element stops the walk there
+        let mut taken = 0;
+        let read = plain_text_list(&raw, ',', |_, _, _| {
+            taken += 1;
+            taken < 2
+        });
+        if taken >= 2 {
+            assert_eq!(read, None, "{raw:?}");
+            assert_eq!(taken, 2, "{raw:?}");
+        }
+    }
+    assert!(plain > 20_000 && left > 20_000, "{plain} {left}");
+    assert!(escaped_seen > 10_000, "{escaped_seen}");
+    assert!(marked_seen > 3_000, "{marked_seen}");
+}
