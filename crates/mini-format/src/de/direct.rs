@@ -530,8 +530,7 @@ impl<'de, T: DirectValue<'de>> DirectValue<'de> for Option<T> {
 
 impl<'de, T: DirectElement<'de>> DirectValue<'de> for Vec<T> {
     #[inline(always)]
-    fn read_direct(field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
-        let mut field = field;
+    fn read_direct(mut field: DirectField<'_, '_, 'de, '_>) -> Result<Self> {
         let f = &field.0;
         if f.rec.absent(f.i) || !matches!(f.rec.step(f.i).kind, StepKind::List { .. }) {
             return field.serde();

@@ -10,6 +10,23 @@ fn fields(line: &str, sep: char) -> (Vec<String>, usize) {
     )
 }
 
+/// A random text of fewer than `max` pieces drawn from `pieces` (its
+/// length drawn first, then each piece).
+fn random_text<P: std::fmt::Display>(
+    rng: &mut impl FnMut() -> u64,
+    pieces: &[P],
+    max: u64,
+) -> String {
+    use std::fmt::Write as _;
+    let len = rng() % max;
+    let mut text = String::new();
+    for _ in 0..len {
+        let piece = &pieces[(rng() % pieces.len() as u64) as usize];
+        write!(text, "{piece}").expect("writing to a String");
+    }
+    text
+}
+
 fn list(raw: &str, sep: char) -> Result<Vec<(String, bool)>, SyntaxErrorKind> {
     let mut out = Vec::new();
     split_list(raw, sep, &mut out).map_err(|e| e.kind)?;
@@ -115,10 +132,7 @@ fn the_block_splitter_agrees_with_the_grammar() {
     let mut rng = crate::test_rng(0x5eed_b10c_4a11_0001);
     let mut fast = 0;
     for round in 0..20_000 {
-        let len = (rng() % 120) as usize;
-        let mut line: String = (0..len)
-            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
-            .collect();
+        let mut line = random_text(&mut rng, &tokens, 120);
         if round % 7 == 0 {
             let at = (rng() as usize % (line.len() + 1)..=line.len())
                 .find(|&i| line.is_char_boundary(i))
@@ -357,10 +371,7 @@ fn unescaping_is_the_rule_walked_a_character_at_a_time() {
     ];
     let mut rng = crate::test_rng(0x5e5c_a9e5_0000_0001);
     for _ in 0..20_000 {
-        let len = (rng() % 48) as usize;
-        let raw: String = (0..len)
-            .map(|_| alphabet[(rng() % alphabet.len() as u64) as usize])
-            .collect();
+        let raw = random_text(&mut rng, &alphabet, 48);
         for sep in [',', ';', '·'] {
             assert_eq!(
                 unescape(&raw, sep),
@@ -404,10 +415,7 @@ fn plain_elements_decoded_on_the_masks_read_as_the_grammar() {
     let mut rng = crate::test_rng(0x9a1e_e5c4_0000_0001);
     let (mut decoded, mut long) = (0, 0);
     for round in 0..30_000 {
-        let len = (rng() % 40) as usize;
-        let mut raw: String = (0..len)
-            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
-            .collect();
+        let mut raw = random_text(&mut rng, &tokens, 40);
         match round % 13 {
             0 => raw.push('\\'),
             1 => {
@@ -448,10 +456,7 @@ fn plain_elements_are_the_split_lists() {
     let mut rng = crate::test_rng(0x91a1_e1e3_0000_0001);
     let (mut plain, mut left) = (0, 0);
     for _ in 0..20_000 {
-        let len = (rng() % 12) as usize;
-        let raw: String = (0..len)
-            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
-            .collect();
+        let raw = random_text(&mut rng, &tokens, 12);
         let raw = trim_raw(&raw);
         for sep in [',', ';', '·'] {
             let mut out = vec![];
@@ -490,10 +495,7 @@ fn plain_text_lists_are_the_split_lists() {
     let mut rng = crate::test_rng(0x91a1_e1e3_0000_0046);
     let (mut plain, mut left, mut escaped_seen, mut marked_seen) = (0, 0, 0, 0);
     for _ in 0..40_000 {
-        let len = (rng() % 14) as usize;
-        let raw: String = (0..len)
-            .map(|_| tokens[(rng() % tokens.len() as u64) as usize])
-            .collect();
+        let raw = random_text(&mut rng, &tokens, 14);
         for sep in [',', ';', '·'] {
             let mut out = vec![];
             let split = split_list(&raw, sep, &mut out);
