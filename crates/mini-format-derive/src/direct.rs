@@ -46,7 +46,7 @@ pub(crate) fn eligible<'a>(
 }
 
 /// The field name serde's derive gives `ident` (no `r#`).
-fn serde_name(ident: &syn::Ident) -> String {
+pub(crate) fn serde_name(ident: &syn::Ident) -> String {
     let s = ident.to_string();
     s.strip_prefix("r#")
         .map_or_else(|| s.clone(), str::to_owned)
@@ -137,6 +137,21 @@ fn vec_item(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// A document struct of exactly `header` and the records field (a `Vec`):
+/// the header's identifier and type, the records' identifier and the
+/// records' item type.
+pub(crate) fn document_fields<'a>(
+    fields: &[Named<'a>],
+    records: &str,
+) -> Option<(Named<'a>, Named<'a>)> {
+    let header = fields.iter().find(|(f, _)| serde_name(f) == "header");
+    let items = fields.iter().find(|(f, _)| serde_name(f) == records);
+    let (Some(&header), Some(&(r, r_ty)), 2) = (header, items, fields.len()) else {
+        return None;
+    };
+    Some((header, (r, vec_item(r_ty)?)))
+}
+
 /// `impl DirectDocument` for a document struct of exactly `header` and the
 /// records field (a `Vec`); nothing for any other document.
 pub(crate) fn document_impl(
@@ -145,12 +160,7 @@ pub(crate) fn document_impl(
     records: &str,
     krate: &syn::Path,
 ) -> TokenStream {
-    let header = fields.iter().find(|(f, _)| serde_name(f) == "header");
-    let items = fields.iter().find(|(f, _)| serde_name(f) == records);
-    let (Some((h, h_ty)), Some((r, r_ty)), 2) = (header, items, fields.len()) else {
-        return TokenStream::new();
-    };
-    let Some(item) = vec_item(r_ty) else {
+    let Some(((h, h_ty), (r, item))) = document_fields(fields, records) else {
         return TokenStream::new();
     };
     quote! {

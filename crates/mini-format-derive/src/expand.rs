@@ -99,6 +99,7 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let mut write_records = TokenStream::new();
     let direct = match (&input.data, &container) {
         (Data::Struct(s), Some(mini)) => match crate::direct::eligible(input, s, mini) {
             Some(fields) if document => {
@@ -106,9 +107,16 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
                     .records
                     .as_ref()
                     .map_or_else(|| "records".to_string(), LitStr::value);
+                if let Some((_, (r, item))) = crate::direct::document_fields(&fields, &records) {
+                    write_records = crate::write::document_method(r, item, krate);
+                }
                 crate::direct::document_impl(ident, &fields, &records, krate)
             }
-            Some(fields) => crate::direct::record_impl(ident, &fields, krate),
+            Some(fields) => {
+                let read = crate::direct::record_impl(ident, &fields, krate);
+                let write = crate::write::record_impl(ident, s, krate);
+                quote! { #read #write }
+            }
             None => TokenStream::new(),
         },
         _ => enum_direct,
@@ -135,6 +143,7 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
                     #body
                 }
                 #cached
+                #write_records
             }
             #document_impl
             #direct

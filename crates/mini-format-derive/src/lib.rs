@@ -84,6 +84,7 @@ mod attr;
 mod case;
 mod direct;
 mod expand;
+mod write;
 
 use proc_macro::TokenStream;
 

@@ -16,7 +16,7 @@
 //! | [`canonical_roundtrip`] | [`CanonicalInput`] | generated contract + valid object: `parse(dumps(o)) ≡ o`, `dumps(parse(t)) == t` |
 //! | [`stream_chunks`] | [`StreamInput`] | the push [`mini::PushParser`] equals the whole-text parse for any chunking |
 //! | [`contract_json`] | raw bytes → JSON | `Contract::from_value` gives a contract or E20; a contract round-trips |
-//! | `typed_roundtrip` (feature `derive`) | `TypedDoc` | `from_str(to_string(x)) == x` for `#[derive(mini::Mini)]` types |
+//! | `typed_roundtrip` (feature `derive`) | `TypedDoc` | `from_str(to_string(x)) == x` for `#[derive(mini::Mini)]` types; the derived record writer writes as serde's walk |
 //! | [`lexer_equivalence`] | raw bytes | the lexer's fast paths equal the `nom` grammar |
 //! | [`typed_equivalence`] | [`EquivalenceInput`] | `parse`, the typed Deserializer and `check` give the same value or the same diagnostics |
 //!

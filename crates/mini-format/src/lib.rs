@@ -112,6 +112,12 @@ pub mod __private {
         pub use crate::de::direct::*;
         pub use crate::de::from_str_through_serde;
     }
+    /// The record writer `#[derive(Mini)]` generates (ADR 0047).
+    pub mod write {
+        pub use crate::ser::fast::derived::*;
+        pub use crate::ser::fast::Bail;
+        pub use crate::ser::to_string_through_serde;
+    }
 }
 
 /// This crate's README, compiled and run as doctests.

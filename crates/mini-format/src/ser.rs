@@ -20,7 +20,7 @@
 mod compound;
 mod doc;
 mod enc;
-mod fast;
+pub(crate) mod fast;
 mod header;
 mod leaf;
 mod out;
@@ -45,7 +45,16 @@ use crate::typed::Mini;
 /// parser's order, as [`crate::dumps`] gives them for the same value.
 pub fn to_string<T: Serialize + Mini>(value: &T) -> Result<String> {
     let contract = T::cached_contract()?;
-    to_string_with_contract(value, &contract)
+    doc::encode(value, &contract, None, Some(T::__write_records))
+}
+
+/// [`to_string`] without the records' derived writer (serde's walk only),
+/// for the tests and benchmarks that hold the two to each other. Not
+/// public API.
+#[doc(hidden)]
+pub fn to_string_through_serde<T: Serialize + Mini>(value: &T) -> Result<String> {
+    let contract = T::cached_contract()?;
+    doc::encode(value, &contract, None, None)
 }
 
 /// [`to_string`] into a writer, streamed: the header line, then each record
@@ -68,7 +77,13 @@ pub fn to_string<T: Serialize + Mini>(value: &T) -> Result<String> {
 /// and the writer holds whatever it accepted.
 pub fn to_writer<W: Write, T: Serialize + Mini>(mut writer: W, value: &T) -> Result<()> {
     let contract = T::cached_contract()?;
-    doc::encode(value, &contract, Some(&mut writer)).map(drop)
+    doc::encode(
+        value,
+        &contract,
+        Some(&mut writer),
+        Some(T::__write_records),
+    )
+    .map(drop)
 }
 
 /// Serializes any `Serialize` value shaped like the canonical object under
@@ -78,7 +93,7 @@ pub fn to_string_with_contract<T: Serialize + ?Sized>(
     value: &T,
     contract: &Contract,
 ) -> Result<String> {
-    doc::encode(value, contract, None)
+    doc::encode(value, contract, None, None)
 }
 
 /// The old name of [`to_string_with_contract`].

@@ -9,6 +9,10 @@
 
 #[path = "../benches/support/data.rs"]
 mod data;
+#[path = "support/derived_types.rs"]
+mod derived_types;
+
+use derived_types::{Color, KitHeader, PlainHeader, Renamed, Rng, COLORS};
 
 use mini::__private::direct::{
     from_str_through_serde, Probe, ViaDirectDocument as _, ViaSerdeDocument as _,
@@ -21,13 +25,6 @@ use serde::{Deserialize, Serialize};
 struct Kit {
     header: KitHeader,
     rows: Vec<Row>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
-struct KitHeader {
-    n: u64,
-    k: u32,
-    label: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
@@ -66,41 +63,11 @@ struct Row {
     note: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Mini)]
-#[serde(rename_all = "snake_case")]
-enum Color {
-    Red,
-    DarkBlue,
-    #[serde(rename = "grn")]
-    Green,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
 struct Point {
     x: f64,
     y: i32,
     z: Option<u8>,
-}
-
-/// A document whose records serde reads: its record type has a
-/// `#[serde]` attribute.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
-#[mini(prefix = "ren", records = "rows")]
-struct Renamed {
-    header: PlainHeader,
-    rows: Vec<RenamedRow>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
-struct PlainHeader {
-    n: u64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
-#[serde(rename_all = "camelCase")]
-struct RenamedRow {
-    first_name: String,
-    age: u8,
 }
 
 /// A document whose records serde reads because the record type says so.
@@ -150,23 +117,6 @@ struct DoubledDoc {
     rows: Vec<Doubled>,
 }
 
-/// A tiny deterministic generator (xorshift64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-const COLORS: [Color; 3] = [Color::Red, Color::DarkBlue, Color::Green];
 const WORDS: [&str; 6] = ["alpha", "b, c", "pipe|d", "star*", "back\\slash", "x"];
 
 fn row(rng: &mut Rng, i: usize) -> Row {

@@ -92,6 +92,89 @@ mod typed_target {
         pub note: Option<String>,
     }
 
+    /// [`TypedDoc`] without the `any` list: records the straight writers
+    /// take, so that the derived writer (ADR 0047) is held to serde's walk
+    /// on whole records, not only up to the `any` selection it bails on.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, mini::Mini)]
+    #[mini(prefix = "ty", records = "rows", separator = ';')]
+    pub struct SingleDoc {
+        /// The header.
+        pub header: TypedHeader,
+        /// The records.
+        pub rows: Vec<SingleRow>,
+    }
+
+    /// A record of [`SingleDoc`]: [`TypedRow`] without `labels` and
+    /// `picked`.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, mini::Mini)]
+    pub struct SingleRow {
+        /// A unique string.
+        #[mini(unique)]
+        pub id: String,
+        /// An enum.
+        pub level: TypedLevel,
+        /// A float.
+        pub score: f64,
+        /// An optional int.
+        pub count: Option<i64>,
+        /// A list of strings.
+        pub tags: Vec<String>,
+        /// A marked list with one selection, its length the header `k`.
+        #[mini(mlist = "exactly_one", selected = "answer", count_key = "k")]
+        pub options: Vec<String>,
+        /// The selected option.
+        pub answer: usize,
+        /// A tuple.
+        pub pair: TypedPair,
+        /// A bool.
+        pub flag: bool,
+        /// An extension.
+        #[mini(extension)]
+        pub note: Option<String>,
+    }
+
+    fn single(doc: &TypedDoc) -> SingleDoc {
+        SingleDoc {
+            header: doc.header.clone(),
+            rows: doc
+                .rows
+                .iter()
+                .map(|r| SingleRow {
+                    id: r.id.clone(),
+                    level: r.level,
+                    score: r.score,
+                    count: r.count,
+                    tags: r.tags.clone(),
+                    options: r.options.clone(),
+                    answer: r.answer,
+                    pair: r.pair.clone(),
+                    flag: r.flag,
+                    note: r.note.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The derived record writer (`mini::to_string`, ADR 0047) and serde's
+    /// walk (`to_string_through_serde`) write `doc` alike: the same text,
+    /// or the same error and diagnostics.
+    fn same_writers<T: Serialize + mini::Mini + std::fmt::Debug>(doc: &T) {
+        let derived = mini::to_string(doc);
+        let serde = mini::__private::write::to_string_through_serde(doc);
+        let same = match (&derived, &serde) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => {
+                a.to_string() == b.to_string() && a.diagnostics() == b.diagnostics()
+            }
+            _ => false,
+        };
+        if !same {
+            fail(format!(
+                "the derived writer and serde's walk differ on:\n{doc:?}\nderived: {derived:?}\nserde: {serde:?}"
+            ));
+        }
+    }
+
     fn strings(doc: &mut TypedDoc, f: &mut dyn FnMut(&mut String)) {
         if let Some(t) = &mut doc.header.topic {
             f(t);
@@ -216,7 +299,13 @@ mod typed_target {
     /// 3. Every text written, and that text cut in its middle and by its
     ///    last character, reads the same through the derive's direct
     ///    reader and through serde's path (ADR 0044).
+    /// 4. The value as generated and made writable, and both without the
+    ///    `any` list (records the straight writers take whole), are written
+    ///    alike by the derive's record writer and by serde's walk (ADR
+    ///    0047).
     pub fn typed_roundtrip(doc: &TypedDoc) {
+        same_writers(doc);
+        same_writers(&single(doc));
         if let Err(e) = roundtrip(doc) {
             let allowed: BTreeSet<Code> = [Code::E06, Code::E07, Code::E08, Code::E11].into();
             if e.diagnostics().is_empty() || !codes(e.diagnostics()).is_subset(&allowed) {
@@ -227,6 +316,8 @@ mod typed_target {
             }
         }
         let w = writable(doc);
+        same_writers(&w);
+        same_writers(&single(&w));
         if let Err(e) = roundtrip(&w) {
             fail(format!(
                 "a writable value was refused: {e} ({})\n{w:?}",

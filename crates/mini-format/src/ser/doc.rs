@@ -15,6 +15,7 @@ use crate::error::{Code, Diagnostic, Error, Result};
 use super::compound::TupleScratch;
 use super::enc::Enc;
 use super::enc::Rec;
+use super::fast::derived::RecordsOut;
 use super::header::HeaderSink;
 use super::out::Out;
 use super::record::RecordsSink;
@@ -24,10 +25,13 @@ use super::sink::{Abort, Keyed, Keys, Leaf, Ser, Sink, Skip, R};
 /// Writes `value` (shaped like the canonical object) under `contract`:
 /// the text, or every error in the parser's order. With a writer, the text
 /// goes to it and the `String` returned is empty.
+/// `direct`: the records' derived writer, when the value is a derived
+/// document under its own contract (ADR 0047).
 pub(super) fn encode<'c, T: Serialize + ?Sized>(
     value: &T,
     contract: &'c Contract,
     writer: Option<&'c mut (dyn std::io::Write + 'c)>,
+    direct: Option<DirectRecords<T>>,
 ) -> Result<String> {
     let mut enc = Enc {
         c: contract,
@@ -50,7 +54,7 @@ pub(super) fn encode<'c, T: Serialize + ?Sized>(
         tup: TupleScratch::default(),
         fast: super::enc::Fast::new(contract),
     };
-    match run(value, &mut enc) {
+    match run(value, &mut enc, direct) {
         Ok(()) => enc.finish(),
         Err(Abort::NotObject(t)) => Err(Error::invalid(vec![Diagnostic::new(
             Code::E06,
@@ -64,7 +68,11 @@ pub(super) fn encode<'c, T: Serialize + ?Sized>(
     }
 }
 
-fn run<T: Serialize + ?Sized>(value: &T, enc: &mut Enc<'_>) -> R {
+/// A document's records written by their derived writer (the document's
+/// `Mini::__write_records`).
+pub(super) type DirectRecords<T> = fn(&T, &mut RecordsOut<'_, '_>);
+
+fn run<T: Serialize + ?Sized>(value: &T, enc: &mut Enc<'_>, direct: Option<DirectRecords<T>>) -> R {
     value.serialize(Ser(DocSink {
         enc: &mut *enc,
         probe: true,
@@ -82,6 +90,16 @@ fn run<T: Serialize + ?Sized>(value: &T, enc: &mut Enc<'_>) -> R {
         );
     }
     enc.claims.reserve(enc.c, enc.n as u64);
+    // the second walk writes only the records: their derived writer, when
+    // it runs, is all of it
+    if let Some(write) = direct.filter(|_| enc.records_seen && !enc.records_done) {
+        let mut out = RecordsOut::new(&mut *enc);
+        write(value, &mut out);
+        if let Some(done) = out.done() {
+            enc.records_done = true;
+            return done;
+        }
+    }
     value.serialize(Ser(DocSink { enc, probe: false }))
 }
 

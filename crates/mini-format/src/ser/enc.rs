@@ -115,6 +115,10 @@ pub(super) struct Fast<'c> {
     pub(super) counts: Vec<(usize, usize)>,
     /// The selection of each marked list: `(field, index)`.
     pub(super) selected: Vec<(usize, Option<u64>)>,
+    /// The selection of the marked list about to be written, when the
+    /// derived writer gives it before the list (ADR 0047): the list writes
+    /// its `*` as it goes and checks the selection at its end.
+    pub(super) inline_selection: Option<Option<u64>>,
     /// The unique keys of the record, back to back: `(field, end)`.
     pub(super) keys: String,
     pub(super) key_ends: Vec<(usize, usize)>,

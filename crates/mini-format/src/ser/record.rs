@@ -69,37 +69,48 @@ impl ser::SerializeSeq for Records<'_, '_> {
     type Ok = ();
     type Error = Abort;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, rec: &T) -> R {
-        let enc = &mut *self.enc;
-        if enc.records == enc.n {
-            return Err(Abort::Custom(format!(
-                "the records sequence gave more than the {} records it announced",
-                enc.n
-            )));
-        }
-        enc.begin_record();
-        if super::fast::write_record(enc, rec)? {
-            // written straight (every check passed): the record is done
-            enc.records += 1;
-            enc.record_lines += 1;
-            enc.last_note = None;
-            let start = enc.rec.start;
-            enc.out.end(start, false)?;
-        } else {
-            rec.serialize(Ser(RecordSink { enc: &mut *enc }))?;
-            enc.finish_record()?;
-        }
-        if enc.records == 1 {
-            // the records to come, about as long as the first one
-            let first = enc.out.buf.len().saturating_sub(enc.rec.start);
-            let rest = enc.n.saturating_sub(1);
-            enc.out
-                .expect(first.saturating_add(first / 4).saturating_mul(rest));
-        }
-        Ok(())
+        write_one(self.enc, rec, |enc| super::fast::write_record(enc, rec))
     }
     fn end(self) -> R {
         Ok(())
     }
+}
+
+/// Writes record `rec`: by `straight` (the straight-line writer, through
+/// serde or the derived writer), or, when it bails, by the general path.
+#[inline(always)]
+pub(super) fn write_one<T: Serialize + ?Sized>(
+    enc: &mut Enc<'_>,
+    rec: &T,
+    straight: impl FnOnce(&mut Enc<'_>) -> R<bool>,
+) -> R {
+    if enc.records == enc.n {
+        return Err(Abort::Custom(format!(
+            "the records sequence gave more than the {} records it announced",
+            enc.n
+        )));
+    }
+    enc.begin_record();
+    if straight(&mut *enc)? {
+        // written straight (every check passed): the record is done
+        enc.records += 1;
+        enc.record_lines += 1;
+        enc.last_note = None;
+        let start = enc.rec.start;
+        enc.out.end(start, false)?;
+    } else {
+        enc.begin_general();
+        rec.serialize(Ser(RecordSink { enc: &mut *enc }))?;
+        enc.finish_record()?;
+    }
+    if enc.records == 1 {
+        // the records to come, about as long as the first one
+        let first = enc.out.buf.len().saturating_sub(enc.rec.start);
+        let rest = enc.n.saturating_sub(1);
+        enc.out
+            .expect(first.saturating_add(first / 4).saturating_mul(rest));
+    }
+    Ok(())
 }
 
 /// One record: a struct or map of canonical keys.
@@ -387,9 +398,16 @@ impl<'a> Sink for FieldSink<'a> {
 }
 
 impl Enc<'_> {
+    /// Starts a record: its `\n`, and where it starts.
     fn begin_record(&mut self) {
+        self.rec.start = self.out.buf.len();
+        self.out.buf.push('\n');
+    }
+
+    /// Readies the general path's cells for a record (the straight writer
+    /// does not use them: ADR 0047 moved this out of every record).
+    fn begin_general(&mut self) {
         let rec = &mut self.rec;
-        rec.start = self.out.buf.len();
         rec.cur = 0;
         rec.whole = None;
         for c in &mut rec.cells {
@@ -399,7 +417,6 @@ impl Enc<'_> {
         for &i in &rec.mlists {
             rec.cells[i].sel = super::compound::SelIn::Null;
         }
-        self.out.buf.push('\n');
     }
 
     /// Writes field `i` in its place: after the fields before it (those not

@@ -189,6 +189,12 @@ pub trait Mini {
     {
         Self::try_contract().map(Cow::Owned)
     }
+
+    /// Writes a document's records by their derived writer, when its derive
+    /// wrote one (ADR 0047); doing nothing leaves them to serde. Not public
+    /// API.
+    #[doc(hidden)]
+    fn __write_records(&self, _out: &mut crate::ser::fast::derived::RecordsOut<'_, '_>) {}
 }
 
 macro_rules! scalar_impl {

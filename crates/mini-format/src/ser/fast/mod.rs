@@ -20,7 +20,7 @@ use std::fmt;
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::check::{check_arity, check_atom, check_float, check_small_int, key_tag};
-use crate::contract::{Arity, Component, Contract, Scalar, ScalarType};
+use crate::contract::{Arity, Component, Contract, MarkerRule, Scalar, ScalarType};
 use crate::plan::{Plan, Step, StepKind};
 use crate::syntax::{is_blank, is_space};
 
@@ -28,9 +28,10 @@ use super::enc::{Accepted, Enc, Fast, Slot};
 use super::leaf::{put_f64, put_int, put_text, Pos};
 use super::sink::{leaf_methods, Leaf, R};
 
-/// Why the straight-line writer gives a record to the general path.
+/// Why the straight-line writer gives a record to the general path (public
+/// only for the writer `#[derive(Mini)]` generates, ADR 0047).
 #[derive(Debug)]
-pub(super) struct Bail;
+pub struct Bail;
 
 impl fmt::Display for Bail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -75,6 +76,7 @@ impl<'c> Fast<'c> {
             marks: Vec::new(),
             counts: Vec::new(),
             selected: Vec::new(),
+            inline_selection: None,
             keys: String::new(),
             key_ends: Vec::new(),
             accepted: Accepted::default(),
@@ -127,6 +129,16 @@ impl Accepted {
 /// `Ok(false)`: it bailed, the text is cut back to the `\n` and nothing is
 /// claimed.
 pub(super) fn write_record<T: Serialize + ?Sized>(enc: &mut Enc<'_>, rec: &T) -> R<bool> {
+    write_record_with(enc, |enc| rec.serialize(RecordSer { enc }))
+}
+
+/// [`write_record`] with the record's fields written by `fields` (serde's
+/// `Serialize` through [`RecordSer`], or a derived writer).
+#[inline(always)]
+pub(super) fn write_record_with(
+    enc: &mut Enc<'_>,
+    fields: impl FnOnce(&mut Enc<'_>) -> F,
+) -> R<bool> {
     if !enc.fast.usable || enc.out.failed {
         return Ok(false);
     }
@@ -136,7 +148,8 @@ pub(super) fn write_record<T: Serialize + ?Sized>(enc: &mut Enc<'_>, rec: &T) ->
     enc.fast.selected.clear();
     enc.fast.keys.clear();
     enc.fast.key_ends.clear();
-    let written = rec.serialize(RecordSer { enc: &mut *enc }).is_ok() && close(enc, start);
+    enc.fast.inline_selection = None;
+    let written = fields(&mut *enc).is_ok() && close(enc, start);
     if !written {
         enc.out.buf.truncate(start);
     }
@@ -237,6 +250,34 @@ fn field_start(enc: &Enc<'_>, i: usize, start: usize) -> usize {
     } else {
         enc.fast.ends[i - 1] + 1
     }
+}
+
+/// Writes the value `v` of field `i` (its `|` before it): the body of a
+/// field, shared by serde's path ([`Fields`]) and the derived writer.
+#[inline(always)]
+fn write_value<T: Serialize + ?Sized>(enc: &mut Enc<'_>, i: usize, v: &T) -> F {
+    let f = StepFacts::of(&enc.fast.plan.steps[i]);
+    let out = &mut enc.out.buf;
+    if i > 0 {
+        out.push('|');
+    }
+    let at = out.len();
+    let key_at = enc.fast.keys.len();
+    v.serialize(Value {
+        enc: &mut *enc,
+        f,
+        i,
+    })?;
+    if f.unique && enc.out.buf.len() > at {
+        if enc.fast.keys.len() == key_at {
+            // a unique value the writer made no key for
+            return Err(Bail);
+        }
+        let end = enc.fast.keys.len();
+        enc.fast.key_ends.push((i, end));
+    }
+    enc.fast.ends[i] = enc.out.buf.len();
+    Ok(())
 }
 
 /// Every `Serializer` method a position does not take: a bail.
@@ -341,34 +382,12 @@ impl ser::SerializeStruct for Fields<'_, '_> {
             fast.names[k] = id;
         }
         let i = slot.field;
-        let enc = &mut *self.enc;
-        let f = StepFacts::of(&enc.fast.plan.steps[i]);
         if slot.selection {
             let sel = v.serialize(Index)?;
-            enc.fast.selected.push((i, sel));
+            self.enc.fast.selected.push((i, sel));
             return Ok(());
         }
-        let out = &mut enc.out.buf;
-        if i > 0 {
-            out.push('|');
-        }
-        let at = out.len();
-        let key_at = enc.fast.keys.len();
-        v.serialize(Value {
-            enc: &mut *enc,
-            f,
-            i,
-        })?;
-        if f.unique && enc.out.buf.len() > at {
-            if enc.fast.keys.len() == key_at {
-                // a unique value the writer made no key for
-                return Err(Bail);
-            }
-            let end = enc.fast.keys.len();
-            enc.fast.key_ends.push((i, end));
-        }
-        enc.fast.ends[i] = enc.out.buf.len();
-        Ok(())
+        write_value(self.enc, i, v)
     }
 
     fn end(self) -> F {
@@ -380,6 +399,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
     }
 }
 
+pub mod derived;
 mod value;
 
 use value::{Index, StepFacts, Value};

@@ -184,13 +184,18 @@ impl<'a, 'c> ser::Serializer for Value<'a, 'c> {
         if self.f.unique {
             return Err(Bail);
         }
+        let inline = self.enc.fast.inline_selection.take();
+        if inline.is_some() && marker.is_none() {
+            return Err(Bail);
+        }
         Ok(List {
             enc: self.enc,
             optional: self.f.optional,
             arity,
             i: self.i,
             item,
-            marked: marker.is_some(),
+            marker,
+            inline,
             count: 0,
         })
     }
@@ -242,7 +247,10 @@ pub(super) struct List<'a, 'c> {
     arity: &'c Arity,
     i: usize,
     item: &'c Scalar,
-    marked: bool,
+    marker: Option<MarkerRule>,
+    /// The selection given before the list (the derived writer): the `*`
+    /// is written after its element as the list goes.
+    inline: Option<Option<u64>>,
     count: usize,
 }
 
@@ -266,9 +274,18 @@ impl ser::SerializeSeq for List<'_, '_> {
             sep,
             ranged: false,
         })?;
-        if self.marked {
-            let end = self.enc.out.buf.len();
-            self.enc.fast.marks.push((self.i, end));
+        if self.marker.is_some() {
+            match self.inline {
+                Some(sel) => {
+                    if sel == Some(self.count as u64 - 1) {
+                        self.enc.out.buf.push('*');
+                    }
+                }
+                None => {
+                    let end = self.enc.out.buf.len();
+                    self.enc.fast.marks.push((self.i, end));
+                }
+            }
         }
         Ok(())
     }
@@ -282,8 +299,18 @@ impl ser::SerializeSeq for List<'_, '_> {
             }
             enc.arity_ok[self.i] = Some(self.count);
         }
-        if self.marked {
-            enc.fast.counts.push((self.i, self.count));
+        match (self.marker, self.inline) {
+            (None, _) => {}
+            (Some(_), None) => enc.fast.counts.push((self.i, self.count)),
+            // the selection given first: in range, as the marker rule
+            // allows (what `close` checks of a selection given after)
+            (Some(marker), Some(sel)) => {
+                let chosen = sel.is_some();
+                let in_range = sel.is_none_or(|k| k < self.count as u64);
+                if !in_range || !marker.is_single() || !marker.allows(usize::from(chosen)) {
+                    return Err(Bail);
+                }
+            }
         }
         Ok(())
     }
