@@ -331,3 +331,45 @@ fn the_bench_families_are_written_as_serde_writes_them() {
     same_as_serde(&notes).expect("notes is valid");
     assert_derived(before, 900);
 }
+
+/// The straight writer's remembered verdicts (ADR 0048) never accept what
+/// the rules refuse. A list's element counts and a bounded int are
+/// remembered as the interval of values the rules accepted, so a value
+/// outside that interval, late in a document whose valid records widened
+/// it, must still be asked and refused. The oracle is the contract's
+/// rules written out here (tags at most 3, `small` in -5..=100, `pos.y`
+/// in -10..=10), not serde's walk, which shares the memos.
+#[test]
+fn remembered_verdicts_never_accept_a_refused_value() {
+    let mut rng = Rng(0x0048_4d45);
+    for round in 0..80 {
+        let mut doc = kit(&mut rng, 12);
+        let at = 6 + rng.below(6) as usize;
+        let low = rng.below(2) == 0;
+        let field = match round % 4 {
+            0 => {
+                doc.rows[at].tags = vec!["t".into(); 4];
+                "tags"
+            }
+            1 => {
+                doc.rows[at].small = if low { -6 } else { 101 };
+                "small"
+            }
+            2 => {
+                doc.rows[at].pos.y = if low { -11 } else { 11 };
+                "pos.y"
+            }
+            _ => {
+                // inside every interval: written, and read back
+                let text = mini::to_string(&doc).expect("a valid document");
+                let back: Kit = mini::from_str(&text).expect("reads back");
+                assert_eq!(back, doc);
+                continue;
+            }
+        };
+        let err = mini::to_string(&doc).expect_err("an out-of-range value is refused");
+        let d = &err.diagnostics()[0];
+        // the header is line 1, record `at` is line `at + 2`
+        assert_eq!((d.line(), d.field()), (at + 2, Some(field)), "{err}");
+    }
+}

@@ -540,9 +540,9 @@ impl Enc<'_> {
             }
             if let Kind::List { arity, .. } | Kind::MList { arity, .. } = &f.kind {
                 // an optional list with no element reads back as null
-                if !(f.optional && cell.count == 0) && self.arity_ok[i] != Some(cell.count) {
+                if !(f.optional && cell.count == 0 || self.arity_ok[i].holds(cell.count)) {
                     match check_arity(cell.count, arity, &self.info) {
-                        Ok(()) => self.arity_ok[i] = Some(cell.count),
+                        Ok(()) => self.arity_ok[i].add(cell.count),
                         Err(v) => cell.found = Some(super::compound::Found::new(v)),
                     }
                 }

@@ -22,10 +22,10 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::check::{check_arity, check_atom, check_float, check_small_int, key_tag};
 use crate::contract::{Arity, Component, Contract, MarkerRule, Scalar, ScalarType};
 use crate::plan::{Plan, Step, StepKind};
-use crate::syntax::{is_blank, is_space};
+use crate::syntax::{escape_element_into, escape_scalar_into, is_blank, is_space};
 
 use super::enc::{Accepted, Enc, Fast, Slot};
-use super::leaf::{put_f64, put_int, put_text, Pos};
+use super::leaf::{put_f64, put_int, Pos};
 use super::sink::{leaf_methods, Leaf, R};
 
 /// Why the straight-line writer gives a record to the general path (public
@@ -112,6 +112,23 @@ impl Accepted {
         self.floats
             .iter()
             .any(|&(a, lo, hi)| a == at && lo <= x && x <= hi)
+    }
+
+    fn int(&self, s: &Scalar, v: i128) -> bool {
+        let at = scalar_id(s);
+        self.ints
+            .iter()
+            .any(|&(a, lo, hi)| a == at && lo <= v && v <= hi)
+    }
+
+    fn add_int(&mut self, s: &Scalar, v: i128) {
+        let at = scalar_id(s);
+        if let Some((_, lo, hi)) = self.ints.iter_mut().find(|(a, _, _)| *a == at) {
+            *lo = (*lo).min(v);
+            *hi = (*hi).max(v);
+        } else if self.ints.len() < 32 {
+            self.ints.push((at, v, v));
+        }
     }
 
     fn add_float(&mut self, s: &Scalar, x: f64) {

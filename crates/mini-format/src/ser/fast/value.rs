@@ -45,20 +45,39 @@ fn scalar(
                 }
             }
             if let Some(k) = key {
-                if s.ty != ScalarType::Str || memchr::memchr(b'\r', b).is_some() {
+                if s.ty != ScalarType::Str || b.contains(&b'\r') {
                     return Err(Bail);
                 }
                 k.push(key_tag::STR);
                 k.push_str(t);
             }
-            put_text(out, t, pos, sep);
+            match pos {
+                // the writer is never used under a whitespace separator
+                // (`Fast::usable`): a field's edges need no separator
+                // escaped
+                Pos::Field => {
+                    debug_assert!(!is_space(sep));
+                    escape_scalar_into(out, t)
+                }
+                Pos::Element => escape_element_into(out, t, sep),
+            }
             Ok(())
         }
         (ScalarType::Int, Leaf::I64(_) | Leaf::U64(_)) if plain_numbers => {
             let at = out.len();
             put_int(out, &leaf);
-            if bounded && !matches!(check_small_int(&out[at..], s, true), Some(Ok(_))) {
-                return Err(Bail);
+            if bounded {
+                let v = match leaf {
+                    Leaf::I64(v) => i128::from(v),
+                    Leaf::U64(v) => i128::from(v),
+                    _ => return Err(Bail),
+                };
+                if !accepted.int(s, v) {
+                    if !matches!(check_small_int(&out[at..], s, true), Some(Ok(_))) {
+                        return Err(Bail);
+                    }
+                    accepted.add_int(s, v);
+                }
             }
             if let Some(k) = key {
                 k.push(key_tag::INT);
@@ -293,11 +312,11 @@ impl ser::SerializeSeq for List<'_, '_> {
     fn end(self) -> F {
         let enc = self.enc;
         // an optional list with no element reads back as null
-        if !(self.optional && self.count == 0) && enc.arity_ok[self.i] != Some(self.count) {
+        if !(self.optional && self.count == 0 || enc.arity_ok[self.i].holds(self.count)) {
             if check_arity(self.count, self.arity, &enc.info).is_err() {
                 return Err(Bail);
             }
-            enc.arity_ok[self.i] = Some(self.count);
+            enc.arity_ok[self.i].add(self.count);
         }
         match (self.marker, self.inline) {
             (None, _) => {}
