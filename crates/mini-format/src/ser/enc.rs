@@ -168,10 +168,10 @@ pub(super) struct Fast<'c> {
 /// What the engine accepted before, so that it is not asked again (as the
 /// general path's `Memo`, ADR 0023): an enumeration name given as a
 /// `&'static str` (a unit variant) accepted once by a scalar is accepted
-/// again by that scalar, and the values a float bound accepts are an
-/// interval, so a value between two accepted ones is accepted. Both are
-/// kept per scalar: one Rust enum may serve two enumerations of the
-/// contract with different names.
+/// again by that scalar, and the values a float or int bound accepts are
+/// an interval, so a value between two accepted ones is accepted (ints
+/// since ADR 0048). All are kept per scalar: one Rust enum may serve two
+/// enumerations of the contract with different names.
 #[derive(Debug, Default)]
 pub(super) struct Accepted {
     /// Names: the scalar's address, the name's address and length.
