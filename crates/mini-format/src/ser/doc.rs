@@ -49,7 +49,7 @@ pub(super) fn encode<'c, T: Serialize + ?Sized>(
         record_lines: 0,
         last_note: None,
         claims: Claims::new(contract),
-        arity_ok: vec![super::enc::CountsAccepted::NONE; contract.fields().len()],
+        arity_ok: vec![super::leaf::Interval::NONE; contract.fields().len()],
         rec: Rec::new(contract),
         tup: TupleScratch::default(),
         fast: super::enc::Fast::new(contract),

@@ -7,6 +7,7 @@ use crate::contract::Contract;
 use crate::error::{Code, Diagnostic};
 
 use super::compound::{Cell, TupleScratch};
+use super::leaf::Interval;
 use super::out::Out;
 use super::report::Claims;
 use crate::plan::Plan;
@@ -39,48 +40,13 @@ pub(super) struct Enc<'c> {
     /// to it once the document ends (`found` index, note).
     pub(super) last_note: Option<(usize, String)>,
     pub(super) claims: Claims,
-    /// Per field: the element counts `check_arity` accepted.
-    pub(super) arity_ok: Vec<CountsAccepted>,
+    /// Per field: the element counts `check_arity` accepted (an arity
+    /// accepts an interval of counts, ADR 0048).
+    pub(super) arity_ok: Vec<Interval<usize>>,
     pub(super) rec: Rec,
     pub(super) tup: TupleScratch,
     /// The straight-line record writer's plan and buffers (`fast/`).
     pub(super) fast: Fast<'c>,
-}
-
-/// The element counts `check_arity` accepted for one list field (ADR
-/// 0048). The counts an arity accepts are an interval (at least `min`, at
-/// most `max`, and with a count key the one count the header gives), and
-/// the header does not change while records are written: a count between
-/// two accepted ones is accepted without asking again. One remembered
-/// count (before) asked again whenever a list's length changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct CountsAccepted {
-    lo: usize,
-    hi: usize,
-}
-
-impl CountsAccepted {
-    /// No count accepted yet.
-    pub(super) const NONE: CountsAccepted = CountsAccepted { lo: 1, hi: 0 };
-
-    /// Whether `n` lies between two accepted counts (or is one).
-    #[inline(always)]
-    pub(super) fn holds(self, n: usize) -> bool {
-        self.lo <= n && n <= self.hi
-    }
-
-    /// Notes that `check_arity` accepted `n`.
-    #[inline]
-    pub(super) fn add(&mut self, n: usize) {
-        *self = if self.lo > self.hi {
-            CountsAccepted { lo: n, hi: n }
-        } else {
-            CountsAccepted {
-                lo: self.lo.min(n),
-                hi: self.hi.max(n),
-            }
-        };
-    }
 }
 
 /// One header entry as given.
@@ -177,9 +143,9 @@ pub(super) struct Accepted {
     /// Names: the scalar's address, the name's address and length.
     pub(super) names: Vec<(usize, usize, usize)>,
     /// Per bounded float scalar (its address): the accepted interval.
-    pub(super) floats: Vec<(usize, f64, f64)>,
+    pub(super) floats: Vec<(usize, Interval<f64>)>,
     /// Per bounded int scalar (its address): the accepted interval (ADR
     /// 0048; before, every bounded int was read back from its text and
     /// its bounds compared).
-    pub(super) ints: Vec<(usize, i128, i128)>,
+    pub(super) ints: Vec<(usize, Interval<i128>)>,
 }

@@ -107,6 +107,40 @@ pub(super) fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
     }
 }
 
+/// The values a rule accepted, kept as the interval from the least to the
+/// greatest. Every rule it serves accepts an interval (a bound's values, an
+/// arity's element counts, while the header does not change), so a value
+/// between two accepted ones is accepted without asking the rule again.
+/// `T` is never NaN (only finite floats are added).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Interval<T>(Option<(T, T)>);
+
+impl<T> Default for Interval<T> {
+    fn default() -> Self {
+        Interval(None)
+    }
+}
+
+impl<T: PartialOrd + Copy> Interval<T> {
+    /// Nothing accepted yet.
+    pub(super) const NONE: Interval<T> = Interval(None);
+
+    /// Whether `v` lies between two accepted values (or is one).
+    #[inline(always)]
+    pub(super) fn holds(self, v: T) -> bool {
+        self.0.is_some_and(|(lo, hi)| lo <= v && v <= hi)
+    }
+
+    /// Notes that the rule accepted `v`.
+    #[inline]
+    pub(super) fn add(&mut self, v: T) {
+        self.0 = Some(match self.0 {
+            None => (v, v),
+            Some((lo, hi)) => (if v < lo { v } else { lo }, if v > hi { v } else { hi }),
+        });
+    }
+}
+
 /// What a position accepted before, so that the engine's verdict is not
 /// asked again (ADR 0023). The engine types the digits of an integer or of
 /// a binary float by where they fall against the bounds, and the values a
@@ -115,8 +149,8 @@ pub(super) fn put_text(out: &mut String, t: &str, pos: Pos, sep: char) {
 /// accepted once is accepted again (its text cannot change).
 #[derive(Debug, Default, Clone)]
 pub(super) struct Memo {
-    ints: Option<(i128, i128)>,
-    floats: Option<(f64, f64)>,
+    ints: Interval<i128>,
+    floats: Interval<f64>,
     /// Accepted names (at most [`NAMES`]): address, length, and whether
     /// they are written as they are (nothing to escape where they go).
     names: Vec<(usize, usize, bool)>,
@@ -128,19 +162,16 @@ const NAMES: usize = 8;
 
 impl Memo {
     fn has_int(&self, v: i128) -> bool {
-        self.ints.is_some_and(|(lo, hi)| lo <= v && v <= hi)
+        self.ints.holds(v)
     }
     fn add_int(&mut self, v: i128) {
-        self.ints = Some(self.ints.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
+        self.ints.add(v);
     }
     fn has_float(&self, x: f64) -> bool {
-        self.floats.is_some_and(|(lo, hi)| lo <= x && x <= hi)
+        self.floats.holds(x)
     }
     fn add_float(&mut self, x: f64) {
-        self.floats = Some(
-            self.floats
-                .map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))),
-        );
+        self.floats.add(x);
     }
     /// Whether `t` was accepted: `Some(plain)`.
     fn name(&self, t: &'static str) -> Option<bool> {

@@ -25,7 +25,7 @@ use crate::plan::{Plan, Step, StepKind};
 use crate::syntax::{escape_element_into, escape_scalar_into, is_blank, is_space};
 
 use super::enc::{Accepted, Enc, Fast, Slot};
-use super::leaf::{put_f64, put_int, Pos};
+use super::leaf::{put_f64, put_int, Interval, Pos};
 use super::sink::{leaf_methods, Leaf, R};
 
 /// Why the straight-line writer gives a record to the general path (public
@@ -108,37 +108,37 @@ impl Accepted {
     }
 
     fn float(&self, s: &Scalar, x: f64) -> bool {
-        let at = scalar_id(s);
-        self.floats
-            .iter()
-            .any(|&(a, lo, hi)| a == at && lo <= x && x <= hi)
-    }
-
-    fn int(&self, s: &Scalar, v: i128) -> bool {
-        let at = scalar_id(s);
-        self.ints
-            .iter()
-            .any(|&(a, lo, hi)| a == at && lo <= v && v <= hi)
-    }
-
-    fn add_int(&mut self, s: &Scalar, v: i128) {
-        let at = scalar_id(s);
-        if let Some((_, lo, hi)) = self.ints.iter_mut().find(|(a, _, _)| *a == at) {
-            *lo = (*lo).min(v);
-            *hi = (*hi).max(v);
-        } else if self.ints.len() < 32 {
-            self.ints.push((at, v, v));
-        }
+        interval_holds(&self.floats, s, x)
     }
 
     fn add_float(&mut self, s: &Scalar, x: f64) {
-        let at = scalar_id(s);
-        if let Some((_, lo, hi)) = self.floats.iter_mut().find(|(a, _, _)| *a == at) {
-            *lo = lo.min(x);
-            *hi = hi.max(x);
-        } else if self.floats.len() < 32 {
-            self.floats.push((at, x, x));
-        }
+        interval_add(&mut self.floats, s, x);
+    }
+
+    fn int(&self, s: &Scalar, v: i128) -> bool {
+        interval_holds(&self.ints, s, v)
+    }
+
+    fn add_int(&mut self, s: &Scalar, v: i128) {
+        interval_add(&mut self.ints, s, v);
+    }
+}
+
+/// Whether scalar `s`'s accepted interval in `kept` holds `v`.
+fn interval_holds<T: PartialOrd + Copy>(kept: &[(usize, Interval<T>)], s: &Scalar, v: T) -> bool {
+    let at = scalar_id(s);
+    kept.iter().any(|&(a, seen)| a == at && seen.holds(v))
+}
+
+/// Notes that scalar `s` accepted `v` (at most 32 scalars are kept).
+fn interval_add<T: PartialOrd + Copy>(kept: &mut Vec<(usize, Interval<T>)>, s: &Scalar, v: T) {
+    let at = scalar_id(s);
+    if let Some((_, seen)) = kept.iter_mut().find(|(a, _)| *a == at) {
+        seen.add(v);
+    } else if kept.len() < 32 {
+        let mut seen = Interval::NONE;
+        seen.add(v);
+        kept.push((at, seen));
     }
 }
 
