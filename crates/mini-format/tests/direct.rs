@@ -428,3 +428,78 @@ fn plain_lists_read_in_one_walk_agree_with_serde() {
     let doc = with(checks, "true,0,1");
     assert_eq!(read(&doc).expect("valid").checks, [true, false, true]);
 }
+
+/// A tuple read as a struct in one walk (ADR 0049): when its text is
+/// plain (no quote, marker or escape) and has as many components as the
+/// contract, each component is typed by its rules as the struct takes it;
+/// any other text goes to the checked path, which types them all first.
+/// Either way the values and the errors are serde's path's, also when a
+/// component the Rust type refuses comes before one that breaks a rule
+/// (the rule's error comes first, as when every component was checked
+/// before any was read).
+#[test]
+fn plain_tuples_read_in_one_walk_agree_with_serde() {
+    let mut doc = kit(23, 1);
+    doc.rows[0].pos = Point {
+        x: 1.5,
+        y: -7,
+        z: Some(4),
+    };
+    let base = mini::to_string(&doc).expect("valid");
+    let (header, line) = base.split_once('\n').expect("a record");
+    let fields: Vec<&str> = line.split('|').collect();
+    let at = fields
+        .iter()
+        .position(|f| *f == "1.5,-7,4")
+        .unwrap_or_else(|| panic!("no tuple field in {line}"));
+    let with = |value: &str| {
+        let mut f = fields.clone();
+        f[at] = value;
+        format!("{header}\n{}", f.join("|"))
+    };
+    let point = |x, y, z| Some(Point { x, y, z });
+    let cases: [(&str, Option<Point>); 18] = [
+        ("1.5,-7,4", point(1.5, -7, Some(4))),
+        (" 2 , 3 , 0 ", point(2.0, 3, Some(0))),
+        ("1e2,0,", point(100.0, 0, None)),
+        ("\"1.5\",-7,4", point(1.5, -7, Some(4))),
+        ("1.5,-7", None),
+        ("1.5,-7,4,5", None),
+        (",-7,4", None),
+        ("x,-7,4", None),
+        ("1.5,-7.5,4", None),
+        ("nan,-7,4", None),
+        ("1.5*,-7,4", None),
+        ("1.5,-7,4*", None),
+        (r"1.5,-7,4\,", None),
+        // refused by the Rust type (i32, u8), not by the rules
+        ("1.5,3000000000,4", None),
+        ("1.5,-7,300", None),
+        ("1.5,3000000000,300", None),
+        // a refusal, then a broken rule: the rule's error is the one given
+        ("1.5,3000000000,x", None),
+        ("1.5,3000000000,", None),
+    ];
+    for (text, want) in cases {
+        let doc = with(text);
+        let ok = agree::<Kit>(&doc);
+        match want {
+            Some(want) => {
+                assert!(ok, "{text:?} refused");
+                let kit = mini::from_str::<Kit>(&doc).expect("valid");
+                assert_eq!(kit.rows[0].pos, want, "{text:?}");
+            }
+            None => assert!(!ok, "{text:?} accepted"),
+        }
+    }
+    // the rule's error, not the type's: the line is reported by the
+    // engine, with the field and the component it broke
+    let err = mini::from_str::<Kit>(&with("1.5,3000000000,x")).expect_err("broken");
+    assert!(
+        err.diagnostics()
+            .iter()
+            .any(|d| d.code() == mini::Code::E06 && d.field() == Some("pos.z")),
+        "{err}: {:?}",
+        err.diagnostics()
+    );
+}

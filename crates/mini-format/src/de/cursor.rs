@@ -133,6 +133,63 @@ pub(crate) fn read_record_with<'de, V>(
     Err(refused)
 }
 
+/// The fields of a line serde has been handed, one bit each: the first 64
+/// in a word (every contract the benchmarks know), the rest in a vector.
+/// Cleared for every record and asked once at its end whether all were
+/// handed, which a word answers in one compare.
+#[derive(Default)]
+pub(crate) struct SeenFields {
+    low: u64,
+    high: Vec<bool>,
+}
+
+impl SeenFields {
+    /// None handed, for a line of at most `fields` fields.
+    #[inline(always)]
+    pub(super) fn clear(&mut self, fields: usize) {
+        self.low = 0;
+        if fields > 64 || !self.high.is_empty() {
+            self.high.clear();
+            self.high.resize(fields.saturating_sub(64), false);
+        }
+    }
+
+    /// Field `i` handed.
+    #[inline(always)]
+    pub(super) fn set(&mut self, i: usize) {
+        match i.checked_sub(64) {
+            None => self.low |= 1 << i,
+            Some(k) => {
+                if let Some(s) = self.high.get_mut(k) {
+                    *s = true;
+                }
+            }
+        }
+    }
+
+    /// Whether field `i` was handed.
+    pub(super) fn has(&self, i: usize) -> bool {
+        match i.checked_sub(64) {
+            None => self.low >> i & 1 == 1,
+            Some(k) => self.high.get(k).copied().unwrap_or(false),
+        }
+    }
+
+    /// Whether every field below `n` was handed.
+    #[inline(always)]
+    pub(super) fn all_below(&self, n: usize) -> bool {
+        match n.checked_sub(64) {
+            None => {
+                let want = 1u64.checked_shl(n as u32).map_or(u64::MAX, |b| b - 1);
+                self.low & want == want
+            }
+            Some(k) => {
+                self.low == u64::MAX && self.high.len() >= k && self.high[..k].iter().all(|&s| s)
+            }
+        }
+    }
+}
+
 /// The reader's buffers, kept across the records of a document (nothing is
 /// allocated per record once they have grown).
 #[derive(Default)]
@@ -142,7 +199,7 @@ pub(crate) struct Cursor<'de> {
     /// The elements of the list being read.
     pub(super) elements: Vec<Element<'de>>,
     /// Which fields serde has been handed (the rest are checked after).
-    pub(super) seen: Vec<bool>,
+    pub(super) seen: SeenFields,
     /// The unique keys of the current record, back to back in `keys`, each
     /// `(field index, end)`.
     pub(super) keys: String,
@@ -193,8 +250,7 @@ impl<'de> Cursor<'de> {
         self.keys.clear();
         self.key_ends.clear();
         self.selection = None;
-        self.seen.clear();
-        self.seen.resize(plan.steps.len(), false);
+        self.seen.clear(plan.steps.len());
         if !syntax::split_fields_fast(text, plan.sep, &mut self.fields) {
             return false;
         }
@@ -215,14 +271,12 @@ impl<'de> Cursor<'de> {
         }
         // the common case: serde was handed every value of the line, and
         // every unique field gave its key
-        if self.key_ends.len() == plan.uniques.len()
-            && self.seen.iter().take(self.fields.len()).all(|&s| s)
-        {
+        if self.key_ends.len() == plan.uniques.len() && self.seen.all_below(self.fields.len()) {
             return true;
         }
         for (i, f) in contract.fields().iter().enumerate() {
             let seen_key = self.key_ends.iter().any(|&(k, _)| k == i);
-            if self.seen[i] && (!f.unique || seen_key) {
+            if self.seen.has(i) && (!f.unique || seen_key) {
                 continue;
             }
             let Some(raw) = self.fields.get(i) else {
@@ -530,7 +584,7 @@ impl<'de> LineAccess<'_, 'de, '_> {
     ) -> Result<V::Value> {
         let (i, result) = match slot {
             Slot::Field(i) => {
-                self.rec.cur.seen[i] = true;
+                self.rec.cur.seen.set(i);
                 (
                     i,
                     seed.deserialize(FieldCur {
@@ -654,6 +708,40 @@ impl<'de> MapAccess<'de> for LineAccess<'_, 'de, '_> {
             None => Err(Error::message(
                 "next_value_seed called before next_key_seed",
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SeenFields;
+
+    /// The fields handed are the ones set, below and past the first 64,
+    /// and a new record forgets the last one's.
+    #[test]
+    fn seen_fields_are_the_ones_set() {
+        let mut seen = SeenFields::default();
+        for fields in [0, 1, 9, 63, 64, 65, 70, 130] {
+            seen.clear(fields);
+            assert!(seen.all_below(0));
+            assert_eq!(seen.all_below(fields), fields == 0, "{fields}");
+            for i in 0..fields {
+                assert!(!seen.has(i), "{i} of {fields} before it was set");
+                seen.set(i);
+                assert!(seen.has(i), "{i} of {fields}");
+                assert!(seen.all_below(i + 1), "{i} of {fields}");
+                assert!(!seen.all_below(i + 2) || i + 1 == fields, "{i} of {fields}");
+            }
+            assert!(seen.all_below(fields), "{fields}");
+            // one missing field, below and past 64
+            for gap in [0, 40, 63, 64, 69, 129] {
+                if gap < fields {
+                    seen.clear(fields);
+                    (0..fields).filter(|&i| i != gap).for_each(|i| seen.set(i));
+                    assert!(!seen.all_below(fields), "gap {gap} of {fields}");
+                    assert!(seen.all_below(gap), "gap {gap} of {fields}");
+                }
+            }
         }
     }
 }

@@ -14,7 +14,8 @@
 use std::marker::PhantomData;
 
 use super::cursor::{LineAccess, LineDe, Slot};
-use super::field::{Elements, FieldCur, Parts};
+use super::field::{Elements, FieldCur};
+use super::parts::Parts;
 use super::typed::Typed;
 use super::*;
 
@@ -99,7 +100,7 @@ impl<'de> RecordValues<'_, '_, 'de, '_> {
     pub fn value<T: DirectValue<'de>>(&mut self) -> Result<T> {
         match self.0.positional_slot() {
             Some(Slot::Field(i)) => {
-                self.0.rec.cur.seen[i] = true;
+                self.0.rec.cur.seen.set(i);
                 let field = DirectField(FieldCur {
                     rec: &mut self.0.rec,
                     i,
@@ -286,6 +287,9 @@ impl<'de> DirectField<'_, '_, 'de, '_> {
         read: impl FnOnce(&mut TupleParts<'_, 'de, '_>) -> Result<T>,
     ) -> Result<T> {
         let mut f = self.0;
+        if let Some(parts) = f.plain_tuple(names) {
+            return read(&mut TupleParts(parts));
+        }
         if !f.tuple_as_seq(names)? {
             return DirectField(f).serde();
         }
@@ -304,14 +308,15 @@ impl<'de> TupleParts<'_, 'de, '_> {
         &mut self,
         take: impl FnOnce(Typed<'de>) -> std::result::Result<T, Typed<'de>>,
     ) -> Result<T> {
-        let Some((value, c)) = self.0.next_part() else {
+        let Some((value, c)) = self.0.next_part()? else {
             return Err(Error::message("a tuple read past its last component"));
         };
-        match value.map(take) {
-            Some(Ok(v)) => Ok(v),
+        let read = match value.map(take) {
+            Some(Ok(v)) => return Ok(v),
             Some(Err(value)) => self.0.serde_part(Some(value), c),
             None => self.0.serde_part(None, c),
-        }
+        };
+        read.map_err(|refused| self.0.after_refusal(refused))
     }
 }
 

@@ -8,6 +8,7 @@ use super::*;
 
 use de::Deserializer as _;
 
+use super::parts::Parts;
 use super::typed::{type_text, Typed, TypedDe};
 use crate::check::{check_atom, check_float, check_marker, check_small_int, key_tag};
 use crate::contract::{Component, Scalar, ScalarType};
@@ -21,7 +22,7 @@ pub(super) struct FieldCur<'r, 'a, 'de, 'c> {
 }
 
 impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
-    fn raw(&self) -> RawField<'de> {
+    pub(super) fn raw(&self) -> RawField<'de> {
         self.rec.cur.fields[self.i]
     }
 
@@ -139,39 +140,6 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
         Ok(())
     }
 
-    /// The rules of a tuple: the grammar, the component count (E07), no
-    /// marker (E08), and each component typed (its bounds included). The
-    /// components wait in the cursor.
-    #[inline(never)]
-    fn tuple_rules(&mut self, comps: &[Component]) -> Result<()> {
-        let raw = self.raw();
-        let sep = self.rec.plan.sep;
-        let cur = &mut *self.rec.cur;
-        if syntax::split_list(raw.raw, sep, &mut cur.elements).is_err()
-            || cur.elements.len() != comps.len()
-        {
-            return self.rec.fail();
-        }
-        cur.parts.clear();
-        for (c, e) in comps.iter().zip(cur.elements.iter_mut()) {
-            if e.marked {
-                return self.rec.fail();
-            }
-            if e.text.is_empty() {
-                if c.optional {
-                    cur.parts.push(None);
-                    continue;
-                }
-                return self.rec.fail();
-            }
-            match type_text(std::mem::take(&mut e.text), &c.scalar, true) {
-                Some(t) => cur.parts.push(Some(t)),
-                None => return self.rec.fail(),
-            }
-        }
-        Ok(())
-    }
-
     pub(super) fn ctx(&self) -> Ctx<'c> {
         self.rec.ctx(self.i)
     }
@@ -189,39 +157,6 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
                 ctx: self.ctx(),
                 part: Part::Whole,
             }),
-        }
-    }
-
-    /// Whether serde's path hands this field to a struct whose fields are
-    /// `names` as the sequence of its typed components (the test of
-    /// `visit_tuple_struct`); when it does, the tuple's rules are checked
-    /// and its components wait in the cursor ([`Self::parts`]).
-    #[inline(always)]
-    pub(super) fn tuple_as_seq(&mut self, names: &'static [&'static str]) -> Result<bool> {
-        let StepKind::Tuple(comps) = self.rec.step(self.i).kind else {
-            return Ok(false);
-        };
-        let same_names = self.rec.cur.hint.derived
-            && names.len() == comps.len()
-            && names.iter().zip(comps.iter()).all(|(n, c)| *n == c.name);
-        if self.rec.absent(self.i) || !same_names {
-            return Ok(false);
-        }
-        self.tuple_rules(comps)?;
-        Ok(self.rec.cur.hint.absent_is_none || self.rec.cur.parts.iter().all(Option::is_some))
-    }
-
-    /// The components [`Self::tuple_as_seq`] checked, in order.
-    pub(super) fn parts(&mut self) -> Parts<'_, 'de, 'c> {
-        let comps: &'c [Component] = match self.rec.step(self.i).kind {
-            StepKind::Tuple(comps) => comps,
-            _ => &[],
-        };
-        let ctx = self.ctx();
-        Parts {
-            parts: self.rec.cur.parts.drain(..),
-            comps: comps.iter(),
-            ctx,
         }
     }
 
@@ -419,13 +354,9 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             return self.visit_parts_as_map(comps, visitor);
         }
         let ctx = self.ctx();
-        let mut parts = Parts {
-            parts: self.rec.cur.parts.drain(..),
-            comps: comps.iter(),
-            ctx,
-        };
+        let mut parts = Parts::checked(self.rec.cur.parts.drain(..), comps, ctx);
         let v = visitor.visit_seq(&mut parts)?;
-        if parts.parts.next().is_some() {
+        if parts.left() > 0 {
             return Err(de::Error::invalid_length(
                 comps.len(),
                 &"fewer components in the tuple",
@@ -562,67 +493,6 @@ impl<'de> de::Deserializer<'de> for FieldCur<'_, '_, 'de, '_> {
     forward_to_deserialize_any! {
         bytes byte_buf unit unit_struct seq tuple
         tuple_struct map identifier ignored_any
-    }
-}
-
-/// The typed components of a tuple, handed in order (an absent optional
-/// one as `None`).
-pub(super) struct Parts<'p, 'de, 'c> {
-    parts: std::vec::Drain<'p, Option<Typed<'de>>>,
-    comps: std::slice::Iter<'c, Component>,
-    ctx: Ctx<'c>,
-}
-
-impl<'de, 'c> Parts<'_, 'de, 'c> {
-    /// The next component's typed value (`None`: an absent optional one)
-    /// and its contract component; `None` after the last.
-    #[inline(always)]
-    pub(super) fn next_part(&mut self) -> Option<(Option<Typed<'de>>, &'c Component)> {
-        Some((self.parts.next()?, self.comps.next()?))
-    }
-
-    /// A component handed to `T` as serde's path hands it (the direct
-    /// reader's way back to serde, ADR 0044).
-    #[inline(never)]
-    pub(super) fn serde_part<T: de::Deserialize<'de>>(
-        &self,
-        value: Option<Typed<'de>>,
-        c: &Component,
-    ) -> Result<T> {
-        match value {
-            Some(value) => T::deserialize(TypedDe {
-                value,
-                ctx: self.ctx,
-                part: Part::Component(&c.name),
-            }),
-            None => T::deserialize(de::value::UnitDeserializer::<Error>::new()),
-        }
-    }
-}
-
-impl<'de> SeqAccess<'de> for Parts<'_, 'de, '_> {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let (Some(part), Some(c)) = (self.parts.next(), self.comps.next()) else {
-            return Ok(None);
-        };
-        match part {
-            Some(value) => seed
-                .deserialize(TypedDe {
-                    value,
-                    ctx: self.ctx,
-                    part: Part::Component(&c.name),
-                })
-                .map(Some),
-            None => seed
-                .deserialize(de::value::UnitDeserializer::<Error>::new())
-                .map(Some),
-        }
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.parts.len())
     }
 }
 

@@ -31,6 +31,7 @@ mod cursor;
 pub(crate) mod direct;
 mod field;
 mod header;
+mod parts;
 mod typed;
 mod value;
 

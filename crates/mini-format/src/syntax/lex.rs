@@ -562,13 +562,8 @@ fn trim_marked(part: &str, escaped: bool) -> (&str, bool) {
 pub fn plain_elements(raw: &str, sep: char) -> Option<(usize, PlainElements<'_>)> {
     let sep = u8::try_from(sep).ok().filter(u8::is_ascii)?;
     let bytes = raw.as_bytes();
-    let mut count = usize::from(!bytes.is_empty());
-    for &b in bytes {
-        if matches!(b, b'"' | b'*' | b'\\') {
-            return None;
-        }
-        count += usize::from(b == sep);
-    }
+    // sixteen bytes a step, no branch per byte (ADR 0049)
+    let count = usize::from(!bytes.is_empty()) + super::scan::plain_separators(bytes, sep)?;
     let rest = (!raw.is_empty()).then_some(raw);
     Some((count, PlainElements { rest, sep }))
 }

@@ -81,6 +81,30 @@ pub fn find_byte(bytes: &[u8], from: usize, b: u8) -> usize {
     bytes.len()
 }
 
+/// How many bytes of `bytes` are `sep`, or `None` when one of them is
+/// `"`, `*` or `\\` (or `sep` is zero, the padding of a short slice): the
+/// test of a list or tuple text that needs no element grammar, sixteen
+/// bytes a step with no branch per byte (such texts are a few numbers).
+#[inline]
+pub fn plain_separators(bytes: &[u8], sep: u8) -> Option<usize> {
+    if sep == 0 {
+        return None;
+    }
+    let special = [b'"', b'*', b'\\'].map(wide::u8x16::splat);
+    let sep = wide::u8x16::splat(sep);
+    let (mut count, mut at) = (0, 0);
+    while at < bytes.len() {
+        let (v, shift) = load16(bytes, at);
+        let hit = v.cmp_eq(special[0]) | v.cmp_eq(special[1]) | v.cmp_eq(special[2]);
+        if (hit.move_mask() as u16) >> shift != 0 {
+            return None;
+        }
+        count += ((v.cmp_eq(sep).move_mask() as u16) >> shift).count_ones() as usize;
+        at += 16;
+    }
+    Some(count)
+}
+
 /// The index of the first `a` or `b` in `bytes[from..]`, or `bytes.len()`:
 /// [`find_byte`] for two bytes, sixteen bytes a step with no setup (a
 /// short slice's zero padding lies past every real byte; a match there is
@@ -263,7 +287,7 @@ pub fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{escaped_bits, find_byte, find_either, Block};
+    use super::{escaped_bits, find_byte, find_either, plain_separators, Block};
 
     /// A short slice put together in registers is the slice, zero-padded,
     /// at every length below sixteen (each byte distinct, none zero, so a
@@ -341,7 +365,24 @@ mod tests {
                 want,
                 "{bytes:?} from {base}"
             );
+            // the separators of a plain text, read overlapped or put
+            // together in registers at every length
+            let text = &bytes[base..];
+            let want = match text.iter().any(|b| matches!(b, b'"' | b'*' | b'\\')) {
+                true => None,
+                false => Some(text.iter().filter(|&&b| b == sep).count()),
+            };
+            assert_eq!(plain_separators(text, sep), want, "{text:?} sep {sep}");
+            let plain: Vec<u8> = text
+                .iter()
+                .copied()
+                .filter(|b| !matches!(b, b'"' | b'*' | b'\\'))
+                .collect();
+            let want = plain.iter().filter(|&&b| b == sep).count();
+            assert_eq!(plain_separators(&plain, sep), Some(want), "{plain:?}");
         }
+        assert_eq!(plain_separators(b"1,2", 0), None, "a zero separator");
+        assert_eq!(plain_separators(b"", b','), Some(0));
         assert_eq!(find_byte(b"", 0, b'a'), 0);
         assert_eq!(find_either(b"", 0, b'a', b'b'), 0);
     }

@@ -36,18 +36,21 @@ pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a
             }
             pipes &= !esc;
         }
-        // bits of the block at or above the current field's start
-        let mut from = start.saturating_sub(base);
+        // the block's backslashes not yet in a field (a block starts at or
+        // after the current field's start: no bit of it is an earlier
+        // field's)
+        let mut unseen = backslash;
         while pipes != 0 {
             let k = pipes.trailing_zeros() as usize;
+            let below = (pipes & pipes.wrapping_neg()) - 1;
             pipes &= pipes - 1;
-            escaped |= backslash != 0 && backslash & bits_between(from, k) != 0;
+            escaped |= unseen & below != 0;
+            unseen &= !below;
             push_field_exact(line, start, base + k, escaped, out);
             start = base + k + 1;
-            from = k + 1;
             escaped = false;
         }
-        escaped |= backslash != 0 && backslash & bits_between(from, 64) != 0;
+        escaped |= unseen != 0;
         base += 64;
     }
     if carry != 0 {
@@ -57,14 +60,6 @@ pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a
     }
     push_field_exact(line, start, bytes.len(), escaped, out);
     true
-}
-
-/// The bits `lo..hi` of a block's mask (`lo <= hi <= 64`).
-#[inline(always)]
-fn bits_between(lo: usize, hi: usize) -> u64 {
-    let below_hi = 1u64.checked_shl(hi as u32).map_or(u64::MAX, |b| b - 1);
-    let below_lo = 1u64.checked_shl(lo as u32).map_or(u64::MAX, |b| b - 1);
-    below_hi & !below_lo
 }
 
 /// [`push_field`] when `escaped` is exact: whether the field has a
@@ -297,19 +292,22 @@ fn cut_plain_list<'a>(raw: &'a str, sep: u8, mut each: impl CutElement<'a>) -> b
         if quote != 0 {
             return false;
         }
-        let mut from = start.saturating_sub(base);
+        // the block's backslashes not yet in an element (as in
+        // `split_fields_fast`)
+        let mut unseen = backslash;
         while seps != 0 {
             let k = seps.trailing_zeros() as usize;
+            let below = (seps & seps.wrapping_neg()) - 1;
             seps &= seps - 1;
-            escaped |= backslash != 0 && backslash & bits_between(from, k) != 0;
+            escaped |= unseen & below != 0;
+            unseen &= !below;
             if !each.take(&raw[start..base + k], escaped) {
                 return false;
             }
             start = base + k + 1;
-            from = k + 1;
             escaped = false;
         }
-        escaped |= backslash != 0 && backslash & bits_between(from, 64) != 0;
+        escaped |= unseen != 0;
         base += 64;
     }
     each.take(&raw[start..], escaped)
