@@ -18,7 +18,7 @@ use nom::{IResult, Parser};
 mod blocks;
 
 pub use blocks::{count_plain_list, plain_text_list, split_fields_fast};
-use blocks::{find_close, plain_list, push_field_exact};
+use blocks::{find_close, plain_list, push_field_exact, NoPieces, PieceMasks};
 
 /// The field separator.
 pub const FIELD_SEP: char = '|';
@@ -399,32 +399,60 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
 }
 
 /// The byte-level reading of a quoted element (`text` starts with `"`):
-/// the block masks (or, to decode, `scan::find_either`) find each `"` and
-/// `\`; a doubled `""` and a valid escape
-/// are decoded, and the text is borrowed when it has neither. Gives the
-/// same `(rest, text, marker before the closing quote)` as [`quoted`], and
-/// `None` on anything it does not decide alone (a missing closing quote,
-/// an invalid or dangling escape): the `nom` production then reads it.
+/// the block masks (or, under a separator that is not ASCII,
+/// `scan::find_either`) find each `"` and `\`; a doubled `""` and a valid
+/// escape are decoded, and the text is borrowed when it has neither.
+/// Gives the same `(rest, text, marker before the closing quote)` as
+/// [`quoted`], and `None` on anything it does not decide alone (a missing
+/// closing quote, an invalid or dangling escape): the `nom` production
+/// then reads it.
 ///
-/// When `decode` is false (validation: the text is not read), the body is
-/// given as written, doubled quotes and escapes intact, without the second
-/// pass.
+/// To decode under an ASCII separator, the pass that finds the close also
+/// keeps where the pieces are ([`PieceMasks`], ADR 0050), and the text is
+/// copied run by run from them (into a string of the body's length); a body
+/// longer than the masks held is decoded by a second pass
+/// ([`scan_quoted`]). When `decode` is false (validation: the text is not
+/// read), the body is given as written, doubled quotes and escapes intact.
 fn quoted_fast(text: &str, sep: char, decode: bool) -> Option<(&str, Cow<'_, str>, bool)> {
     let body = text.strip_prefix('"')?;
-    // first pass: where the element closes, and whether it has pieces to
-    // decode; the second pass decodes into a string of the right size
-    let (close, last_marker, plain) = match u8::try_from(sep) {
-        Ok(b) if b.is_ascii() => find_close(body, b)?,
-        _ => scan_quoted(body, sep, None)?,
-    };
-    let decoded = if plain || !decode {
-        Cow::Borrowed(&body[..close])
-    } else {
-        let mut s = String::with_capacity(close);
-        scan_quoted(body, sep, Some(&mut s))?;
-        Cow::Owned(s)
+    let (close, last_marker, decoded) = match u8::try_from(sep) {
+        Ok(b) if b.is_ascii() && decode => {
+            let mut pieces = PieceMasks::default();
+            let (close, marker, plain) = find_close(body, b, &mut pieces)?;
+            let decoded = if plain {
+                Cow::Borrowed(&body[..close])
+            } else if let Some(s) = pieces.decode(body, close) {
+                Cow::Owned(s)
+            } else {
+                Cow::Owned(scan_quoted_owned(body, sep, close)?)
+            };
+            (close, marker, decoded)
+        }
+        Ok(b) if b.is_ascii() => {
+            let (close, marker, _) = find_close(body, b, &mut NoPieces)?;
+            (close, marker, Cow::Borrowed(&body[..close]))
+        }
+        _ => {
+            // first pass: where the element closes, and whether it has
+            // pieces to decode; the second decodes into a string of the
+            // right size
+            let (close, marker, plain) = scan_quoted(body, sep, None)?;
+            let decoded = if plain || !decode {
+                Cow::Borrowed(&body[..close])
+            } else {
+                Cow::Owned(scan_quoted_owned(body, sep, close)?)
+            };
+            (close, marker, decoded)
+        }
     };
     Some((&body[close + 1..], decoded, last_marker))
+}
+
+/// [`scan_quoted`]'s decoding pass of a body known to close at `close`.
+fn scan_quoted_owned(body: &str, sep: char, close: usize) -> Option<String> {
+    let mut s = String::with_capacity(close);
+    scan_quoted(body, sep, Some(&mut s))?;
+    Some(s)
 }
 
 /// Reads the body of a quoted element (after its opening `"`) up to its
