@@ -196,8 +196,8 @@ pub(super) trait QuotedPieces {
     fn escaped(&mut self, base: usize, mask: u64);
 }
 
-/// Validation and the first pass of a long element: where the pieces are
-/// is not needed.
+/// Validation (the body is given as written): where the pieces are is
+/// not needed.
 pub(super) struct NoPieces;
 
 impl QuotedPieces for NoPieces {
@@ -260,8 +260,8 @@ impl PieceMasks {
             while mask != 0 {
                 let at = i * 64 + mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                // the piece's first byte, `"` or `\\`, is ASCII: `at - 1`
-                // and `at + 1` are character boundaries
+                // the piece's first byte, a quote or a backslash, is
+                // ASCII: `at - 1` and `at + 1` are character boundaries
                 out.push_str(&body[run..at - 1]);
                 out.push(match bytes[at] {
                     b'n' => '\n',
