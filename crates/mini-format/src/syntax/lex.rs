@@ -16,9 +16,11 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 mod blocks;
+mod unescape;
 
 pub use blocks::{count_plain_list, plain_text_list, split_fields_fast};
 use blocks::{find_close, plain_list, push_field_exact, NoPieces, PieceMasks};
+pub use unescape::{unescape, unescape_into};
 
 /// The field separator.
 pub const FIELD_SEP: char = '|';
@@ -302,34 +304,6 @@ const MAYBE_SPACE: [bool; 256] = {
 fn find_backslash(bytes: &[u8]) -> Option<usize> {
     let at = super::scan::find_byte(bytes, 0, b'\\');
     (at < bytes.len()).then_some(at)
-}
-
-/// Resolves the escapes of raw text. Invalid escapes are kept literally (the
-/// lexer has already reported them); a dangling backslash is kept too.
-pub fn unescape(raw: &str, sep: char) -> String {
-    let mut out = String::with_capacity(raw.len());
-    unescape_into(raw, sep, &mut out);
-    out
-}
-
-/// [`unescape`] into an existing buffer (appends).
-pub fn unescape_into(raw: &str, sep: char, out: &mut String) {
-    let mut rest = raw;
-    while let Some(pos) = find_backslash(rest.as_bytes()) {
-        out.push_str(&rest[..pos]);
-        let mut chars = rest[pos + 1..].chars();
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some(c) if is_escapable(c, sep) => out.push(c),
-            Some(c) => {
-                out.push('\\');
-                out.push(c);
-            }
-            None => out.push('\\'),
-        }
-        rest = chars.as_str();
-    }
-    out.push_str(rest);
 }
 
 /// One element of a list-typed field.

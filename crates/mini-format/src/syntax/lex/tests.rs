@@ -368,34 +368,37 @@ fn unescaping_resolves_valid_escapes_and_keeps_the_rest() {
     }
 }
 
+/// The escape rule walked a character at a time: the reference for
+/// `unescape`.
+fn unescaped_by_chars(raw: &str, sep: char) -> String {
+    let mut out = String::new();
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let mut ahead = chars.clone();
+        match ahead.next() {
+            Some('n') => out.push('\n'),
+            Some(e) if is_escapable(e, sep) => out.push(e),
+            // not an escape: the backslash stays, what follows is read
+            // as text
+            _ => {
+                out.push('\\');
+                continue;
+            }
+        }
+        chars = ahead;
+    }
+    out
+}
+
 /// `unescape` is the escape rule walked a character at a time, on random
 /// texts of escapes, backslashes, separators (ASCII or not) and
 /// multi-byte characters, around the sixteen-byte search steps.
 #[test]
 fn unescaping_is_the_rule_walked_a_character_at_a_time() {
-    fn by_chars(raw: &str, sep: char) -> String {
-        let mut out = String::new();
-        let mut chars = raw.chars();
-        while let Some(c) = chars.next() {
-            if c != '\\' {
-                out.push(c);
-                continue;
-            }
-            let mut ahead = chars.clone();
-            match ahead.next() {
-                Some('n') => out.push('\n'),
-                Some(e) if is_escapable(e, sep) => out.push(e),
-                // not an escape: the backslash stays, what follows is read
-                // as text
-                _ => {
-                    out.push('\\');
-                    continue;
-                }
-            }
-            chars = ahead;
-        }
-        out
-    }
     let alphabet = [
         'a', '\\', '\\', ',', ';', '·', 'é', 'n', '*', '"', '|', 'x', ' ',
     ];
@@ -405,11 +408,38 @@ fn unescaping_is_the_rule_walked_a_character_at_a_time() {
         for sep in [',', ';', '·'] {
             assert_eq!(
                 unescape(&raw, sep),
-                by_chars(&raw, sep),
+                unescaped_by_chars(&raw, sep),
                 "{raw:?} sep {sep:?}"
             );
         }
     }
+}
+
+/// A text of 64 bytes or more is unescaped on the block masks
+/// (`unescape_long`, ADR 0051): the same text as the rule walked a
+/// character at a time, with escapes, runs of backslashes and multi-byte
+/// characters anywhere (across the 64-byte blocks, in the last block that
+/// overlaps the one before, a backslash dangling at the end), and appended
+/// to what the buffer already holds.
+#[test]
+fn a_long_text_is_unescaped_on_the_block_masks_as_the_rule_says() {
+    let pieces = [
+        "a", "\\", "\\", "\\\\", "\\n", "\\,", "\\|", "\\·", "\\é", "\\x", ",", ";", "·", "é",
+        "word ", "*", "\"", "|", " ",
+    ];
+    let mut rng = crate::test_rng(0x5e5c_a9e5_0000_0002);
+    let mut long = 0;
+    for _ in 0..6_000 {
+        let raw = random_text(&mut rng, &pieces, 160);
+        long += usize::from(raw.len() >= 64);
+        for sep in [',', ';', '·'] {
+            let mut out = String::from("kept:");
+            unescape_into(&raw, sep, &mut out);
+            let want = unescaped_by_chars(&raw, sep);
+            assert_eq!(out, format!("kept:{want}"), "{raw:?} sep {sep:?}");
+        }
+    }
+    assert!(long > 3_000, "only {long} texts reached the block path");
 }
 
 /// Unquoted elements split on the block masks read as the grammar reads
