@@ -429,6 +429,107 @@ fn plain_lists_read_in_one_walk_agree_with_serde() {
     assert_eq!(read(&doc).expect("valid").checks, [true, false, true]);
 }
 
+/// A document whose records hold a count-keyed list of `i64`: signed
+/// ints read by the byte walk of ADR 0052.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(prefix = "ints", records = "rows")]
+struct Ints {
+    header: KitHeader,
+    rows: Vec<IntsRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+struct IntsRow {
+    #[mini(count_key = "k")]
+    values: Vec<i64>,
+    tail: u8,
+}
+
+/// A count-keyed plain list of ints is read by one byte walk (ADR 0052)
+/// when every element is a canonical int of up to 18 digits the Rust type
+/// holds; any other text (a space, a leading zero, `-0`, a sign, an
+/// escape, a marker, an empty element, more digits, a value the type
+/// refuses, the wrong count) falls to the walk that cuts the elements
+/// first. Either way the values and the errors are serde's path's.
+#[test]
+fn count_keyed_int_lists_read_by_the_byte_walk_agree_with_serde() {
+    // rubric's `points` (`Vec<u32>`, count key `levels` = 4)
+    let mut doc = data::rubric(1);
+    doc.criteria[0].points = vec![9, 7, 5, 3];
+    let base = mini::to_string(&doc).expect("valid");
+    assert!(base.contains("|9,7,5,3|"), "{base}");
+    let points: [(&str, Option<[u32; 4]>); 18] = [
+        ("9,7,5,3", Some([9, 7, 5, 3])),
+        ("0,10,200,4294967295", Some([0, 10, 200, u32::MAX])),
+        (" 9 , 7,5,3 ", Some([9, 7, 5, 3])),
+        ("09,7,5,3", Some([9, 7, 5, 3])),
+        ("9,7,5,3,", None),
+        ("9,7,5", None),
+        ("9,7,5,3,1", None),
+        ("9,,5,3", None),
+        ("9,7,5,4294967296", None),
+        ("9,7,5,-3", None),
+        ("9,7,5,-0", Some([9, 7, 5, 0])),
+        ("+9,7,5,3", None),
+        ("9,7,5,3*", None),
+        (r"9\,7,5,3", None),
+        ("9,7,5,1234567890123456789", None),
+        ("9,7,5,123456789012345678901", None),
+        ("9,7,5,3.0", None),
+        ("9,7,5,x", None),
+    ];
+    for (text, want) in points {
+        let edited = base.replace("|9,7,5,3|", &format!("|{text}|"));
+        kept_as(&edited, want, |r: &data::Rubric| {
+            r.criteria[0].points.clone()
+        });
+    }
+
+    // signed ints, a count key of 3
+    let head = "ints|n=1|k=3";
+    let ints: [(&str, Option<[i64; 3]>); 9] = [
+        ("-5,0,5", Some([-5, 0, 5])),
+        (
+            "-999999999999999999,1,2",
+            Some([-999_999_999_999_999_999, 1, 2]),
+        ),
+        ("9223372036854775807,1,2", Some([i64::MAX, 1, 2])),
+        ("-9223372036854775808,1,2", Some([i64::MIN, 1, 2])),
+        ("-0,1,2", Some([0, 1, 2])),
+        ("--1,1,2", None),
+        ("-,1,2", None),
+        ("9223372036854775808,1,2", None),
+        ("1,2", None),
+    ];
+    for (text, want) in ints {
+        kept_as(&format!("{head}\n{text}|7"), want, |d: &Ints| {
+            d.rows[0].values.clone()
+        });
+    }
+}
+
+/// Both readers agree on `doc`, and it is read with `want` where `get`
+/// looks (`None`: refused).
+fn kept_as<T, W, V>(doc: &str, want: Option<W>, get: impl Fn(&T) -> V)
+where
+    T: for<'de> Deserialize<'de> + mini::MiniDocument + PartialEq + std::fmt::Debug,
+    V: PartialEq<W> + std::fmt::Debug,
+    W: std::fmt::Debug,
+{
+    let ok = agree::<T>(doc);
+    match want {
+        Some(want) => {
+            assert!(ok, "{doc:?} refused");
+            assert_eq!(
+                get(&mini::from_str::<T>(doc).expect("valid")),
+                want,
+                "{doc:?}"
+            );
+        }
+        None => assert!(!ok, "{doc:?} accepted"),
+    }
+}
+
 /// A tuple read as a struct in one walk (ADR 0049): when its text is
 /// plain (no quote, marker or escape) and has as many components as the
 /// contract, each component is typed by its rules as the struct takes it;

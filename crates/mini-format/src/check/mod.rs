@@ -14,6 +14,9 @@ mod scalar;
 mod scratch;
 mod unique;
 
+#[cfg(test)]
+pub(crate) use fast::{int_list_documents, INT_LISTS};
+
 use std::borrow::Cow;
 use std::collections::HashSet;
 

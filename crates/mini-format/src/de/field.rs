@@ -252,6 +252,11 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
         if item.ty != ty {
             return None;
         }
+        if ty == ScalarType::Int {
+            if let Some(out) = self.canonical_ints(arity, count, &mut take) {
+                return Some(out);
+            }
+        }
         let (n, texts) = syntax::plain_elements(self.raw().raw, self.rec.plan.sep)?;
         if !self.rec.arity_holds(n, arity, count) {
             return None;
@@ -264,6 +269,35 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             out.push(take(type_text(Cow::Borrowed(text), item, false)?)?);
         }
         Some(out)
+    }
+
+    /// A plain list of ints with a count key read in one byte walk (ADR
+    /// 0052, [`number::canonical_int_list`]): each element typed as its
+    /// digits end and taken by `take`, the vector sized from the count key
+    /// (capped by the text, [`Line::count_hint`]). `None` for a list
+    /// without a count key, and for any text the walk does not read, an
+    /// element `take` refuses or an arity the count key refuses:
+    /// [`Self::plain_typed`]'s walk then reads the list and decides.
+    ///
+    /// [`number::canonical_int_list`]: crate::number::canonical_int_list
+    #[inline(always)]
+    fn canonical_ints<T>(
+        &mut self,
+        arity: &crate::contract::Arity,
+        count: Option<u16>,
+        take: &mut impl FnMut(Typed<'de>) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let raw = self.raw().raw;
+        let sep = u8::try_from(self.rec.plan.sep).ok().filter(u8::is_ascii)?;
+        let hint = self.rec.count_hint(count, raw.len());
+        if hint == 0 {
+            return None;
+        }
+        let mut out = Vec::with_capacity(hint);
+        let n = crate::number::canonical_int_list(raw.as_bytes(), sep, |v| {
+            take(Typed::Int(v)).map(|t| out.push(t)).is_some()
+        })?;
+        self.rec.arity_holds(n, arity, count).then_some(out)
     }
 
     /// The elements of the list just checked, typed one by one as serde

@@ -237,3 +237,17 @@ fn unique_ints_clash_as_the_engine_says() {
         same(text, &c);
     }
 }
+
+/// Plain lists of ints, read by the byte walk when every element is
+/// canonical (ADR 0052): the engine's records and diagnostics, for texts
+/// the walk reads and texts it leaves, and for every one-byte edit.
+#[test]
+fn int_lists_in_one_byte_walk_build_what_the_engine_builds() {
+    use crate::check::{int_list_documents, INT_LISTS};
+    let c = Contract::from_json(INT_LISTS).unwrap();
+    let (good, others) = int_list_documents();
+    assert_eq!(same(&good, &c), 2, "every valid line is walked");
+    for doc in others {
+        same(&doc, &c);
+    }
+}
