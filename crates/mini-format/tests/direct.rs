@@ -508,6 +508,54 @@ fn count_keyed_int_lists_read_by_the_byte_walk_agree_with_serde() {
     }
 }
 
+/// A document whose records have two unique fields, an int and a text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(prefix = "pair", records = "rows")]
+struct Pairs {
+    header: PlainHeader,
+    rows: Vec<PairRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+struct PairRow {
+    #[mini(unique)]
+    a: u32,
+    #[mini(unique)]
+    b: String,
+}
+
+/// A unique int's key is its value when the int is short and canonical
+/// (ADR 0053), its canonical text otherwise (`007`): both kinds meet in
+/// one set, alone (rubric's `id`) or beside a text key (two unique
+/// fields), so `1` and `01` clash, as serde's path says.
+#[test]
+fn unique_int_keys_by_value_and_by_text_clash_as_serde_says() {
+    let rubric = mini::to_string(&data::rubric(2)).expect("valid");
+    let second = rubric.lines().nth(2).expect("a second record");
+    assert!(second.starts_with("2|"), "{second}");
+    for (id, kept) in [
+        ("2", true),
+        ("02", true),
+        ("1", false),
+        ("01", false),
+        ("001", false),
+    ] {
+        let doc = rubric.replace(second, &format!("{id}{}", &second[1..]));
+        assert_eq!(agree::<data::Rubric>(&doc), kept, "{id}");
+    }
+    for (line, kept) in [
+        ("3|z", true),
+        ("03|z", true),
+        ("01|z", false),
+        ("1|z", false),
+        ("3|x", false),
+        ("2|y", false),
+    ] {
+        let doc = format!("pair|n=3\n1|x\n2|y\n{line}");
+        assert_eq!(agree::<Pairs>(&doc), kept, "{line}");
+    }
+}
+
 /// Both readers agree on `doc`, and it is read with `want` where `get`
 /// looks (`None`: refused).
 fn kept_as<T, W, V>(doc: &str, want: Option<W>, get: impl Fn(&T) -> V)

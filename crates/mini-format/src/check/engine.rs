@@ -174,9 +174,9 @@ impl<'c> Engine<'c> {
     /// claiming its unique keys (`(field index, key)`); false, recording
     /// nothing, when a key is already held: the caller then passes the
     /// line to [`Engine::check_line`], which reports the clash.
-    pub fn accept_record<'k>(
+    pub(crate) fn accept_record<'k>(
         &mut self,
-        unique_keys: impl Iterator<Item = (usize, &'k str)> + Clone,
+        unique_keys: impl Iterator<Item = (usize, super::unique::Key<'k>)> + Clone,
     ) -> bool {
         if !self.uniques.claim_all(unique_keys) {
             return false;

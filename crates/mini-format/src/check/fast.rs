@@ -186,7 +186,7 @@ impl Walk {
                 .iter()
                 .zip(keys)
                 .filter(|(&f, _)| fields.get(f).is_some_and(|r| !r.is_empty()))
-                .map(|(&f, k)| (f, k.as_str()));
+                .map(|(&f, k)| (f, Key::Text(k.as_str())));
             if !engine.uniques.claim_all(claims) {
                 return false;
             }

@@ -36,8 +36,8 @@ pub(crate) use scalar::{check_small_int, key_tag, plain_finite_float};
 pub(crate) use scratch::relife;
 use scratch::Pools;
 pub use scratch::Scratch;
-pub(crate) use unique::unique_key;
 pub use unique::Uniques;
+pub(crate) use unique::{unique_key, Key};
 
 use crate::contract::{Arity, Contract, Kind, MarkerRule, Scalar, ScalarType};
 use crate::error::{Code, Diagnostic};

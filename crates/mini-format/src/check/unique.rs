@@ -57,6 +57,19 @@ fn int_key(key: &str) -> Option<i64> {
     crate::number::small_canonical_int(key.strip_prefix(key_tag::INT)?)
 }
 
+/// A record's unique key as a reader hands it to [`Uniques::claim_all`]:
+/// a short canonical int by its value, which the sets keep as such (ADR
+/// 0045), so that it is not written as text and read back (ADR 0053);
+/// any other key as its text ([`Atom::unique_key`]'s form, where a short
+/// canonical int is `i` and its digits: the same claim as `Int`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Key<'k> {
+    /// A short canonical int's value.
+    Int(i64),
+    /// A key's text.
+    Text(&'k str),
+}
+
 impl KeySet {
     fn hash_int(&self, v: i64) -> u64 {
         std::hash::BuildHasher::hash_one(&self.hasher, v)
@@ -177,6 +190,29 @@ impl KeySet {
         true
     }
 
+    fn contains_key(&self, key: Key<'_>) -> bool {
+        match key {
+            Key::Int(v) => self.contains_int(v),
+            Key::Text(t) => self.contains(t),
+        }
+    }
+
+    fn try_insert_key(&mut self, key: Key<'_>) -> bool {
+        match key {
+            Key::Int(v) => self.try_insert_int(v),
+            Key::Text(t) => self.try_insert(t),
+        }
+    }
+
+    fn insert_key(&mut self, key: Key<'_>) {
+        match key {
+            Key::Int(v) => {
+                self.try_insert_int(v);
+            }
+            Key::Text(t) => self.insert(t),
+        }
+    }
+
     /// Claims `key` (the caller checked it is not there).
     pub(super) fn insert(&mut self, key: &str) {
         if let Some(v) = int_key(key) {
@@ -255,22 +291,24 @@ impl Uniques {
     /// then reports the clash).
     pub(crate) fn claim_all<'k>(
         &mut self,
-        keys: impl Iterator<Item = (usize, &'k str)> + Clone,
+        keys: impl Iterator<Item = (usize, Key<'k>)> + Clone,
     ) -> bool {
         let mut it = keys.clone();
         match (it.next(), it.next()) {
             (None, _) => return true,
-            (Some((i, k)), None) => return self.seen.get_mut(i).is_some_and(|s| s.try_insert(k)),
+            (Some((i, k)), None) => {
+                return self.seen.get_mut(i).is_some_and(|s| s.try_insert_key(k))
+            }
             _ => {}
         }
         let held = keys
             .clone()
-            .any(|(i, k)| self.seen.get(i).is_none_or(|s| s.contains(k)));
+            .any(|(i, k)| self.seen.get(i).is_none_or(|s| s.contains_key(k)));
         if held {
             return false;
         }
         for (i, k) in keys {
-            self.seen[i].insert(k);
+            self.seen[i].insert_key(k);
         }
         true
     }

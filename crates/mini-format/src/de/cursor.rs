@@ -22,7 +22,7 @@ use super::field::FieldCur;
 use super::typed::Typed;
 use super::*;
 
-use crate::check::{arity_allows, check_arity, check_field, relife, unique_key};
+use crate::check::{arity_allows, check_arity, check_field, relife, unique_key, Key};
 use crate::contract::{Arity, MarkerRule};
 use crate::plan::{Plan, Step};
 use crate::syntax::{self, Element, RawField};
@@ -190,6 +190,14 @@ impl SeenFields {
     }
 }
 
+/// Where a record's unique key is (ADR 0053): a text key ends at this
+/// byte of the cursor's `keys`; a short canonical int is kept as its value.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum KeyEnd {
+    Text(usize),
+    Int(i64),
+}
+
 /// The reader's buffers, kept across the records of a document (nothing is
 /// allocated per record once they have grown).
 #[derive(Default)]
@@ -203,7 +211,7 @@ pub(crate) struct Cursor<'de> {
     /// The unique keys of the current record, back to back in `keys`, each
     /// `(field index, end)`.
     pub(super) keys: String,
-    pub(super) key_ends: Vec<(usize, usize)>,
+    pub(super) key_ends: Vec<(usize, KeyEnd)>,
     /// The selection of the marked list just read.
     pub(super) selection: Option<Selection>,
     /// The marked elements of the list just read.
@@ -291,7 +299,7 @@ impl<'de> Cursor<'de> {
                 let mut one = String::new();
                 if unique_key(&v, &mut one) {
                     key.push_str(&one);
-                    self.key_ends.push((i, key.len()));
+                    self.key_ends.push((i, KeyEnd::Text(key.len())));
                 } else {
                     key.truncate(start);
                 }
@@ -302,18 +310,21 @@ impl<'de> Cursor<'de> {
     }
 
     /// The unique keys of the record: `(field index, key)`.
-    pub(super) fn unique_keys(&self) -> impl Iterator<Item = (usize, &str)> + Clone {
+    pub(super) fn unique_keys(&self) -> impl Iterator<Item = (usize, Key<'_>)> + Clone {
         let mut start = 0;
-        self.key_ends.iter().map(move |&(i, end)| {
-            let k = &self.keys[start..end];
-            start = end;
-            (i, k)
+        self.key_ends.iter().map(move |&(i, end)| match end {
+            KeyEnd::Int(v) => (i, Key::Int(v)),
+            KeyEnd::Text(end) => {
+                let k = &self.keys[start..end];
+                start = end;
+                (i, Key::Text(k))
+            }
         })
     }
 
     pub(super) fn add_key(&mut self, i: usize, atom: &Atom<'_>) {
         atom.unique_key(&mut self.keys);
-        self.key_ends.push((i, self.keys.len()));
+        self.key_ends.push((i, KeyEnd::Text(self.keys.len())));
     }
 }
 

@@ -3,7 +3,7 @@
 //! by element, tuples, and the typed value handed to serde (an atom, or a
 //! float already read as a double).
 
-use super::cursor::Line;
+use super::cursor::{KeyEnd, Line};
 use super::*;
 
 use de::Deserializer as _;
@@ -48,7 +48,7 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
         let cur = &mut *self.rec.cur;
         cur.keys.push(tag);
         cur.keys.push_str(text);
-        cur.key_ends.push((self.i, cur.keys.len()));
+        cur.key_ends.push((self.i, KeyEnd::Text(cur.keys.len())));
     }
 
     /// The typed value of a scalar field (present: the caller handled
@@ -70,8 +70,8 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             ScalarType::Int => match check_small_int(&text, s, true) {
                 Some(Ok(v)) => {
                     if unique {
-                        // a short canonical int is its own key
-                        self.text_key(key_tag::INT, &text);
+                        // a short canonical int's key is its value (ADR 0053)
+                        self.rec.cur.key_ends.push((self.i, KeyEnd::Int(v)));
                     }
                     return Ok(Typed::Int(v));
                 }
