@@ -214,10 +214,12 @@ pub fn small_canonical_int(s: &str) -> Option<i64> {
 /// `None` for anything else (an empty text, a space, a `+`, a leading
 /// zero, an escape, a quote, a marker, an empty element, more digits) or
 /// when `each` returns false; the caller then reads the list by its
-/// general walk, which decides.
+/// general walk, which decides. Also `None` under the separator `-` (a
+/// contract may choose it): there a `-` cuts the list before it could
+/// be a sign (`-1` is an empty element and `1`).
 #[inline(always)]
 pub fn canonical_int_list(raw: &[u8], sep: u8, mut each: impl FnMut(i64) -> bool) -> Option<usize> {
-    if raw.is_empty() {
+    if raw.is_empty() || sep == b'-' {
         return None;
     }
     let (mut i, mut n) = (0, 0);

@@ -445,6 +445,14 @@ struct IntsRow {
     tail: u8,
 }
 
+/// [`Ints`] under the list separator `-`, which is also an int's sign.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Mini)]
+#[mini(prefix = "ints", records = "rows", separator = '-')]
+struct DashInts {
+    header: KitHeader,
+    rows: Vec<IntsRow>,
+}
+
 /// A count-keyed plain list of ints is read by one byte walk (ADR 0052)
 /// when every element is a canonical int of up to 18 digits the Rust type
 /// holds; any other text (a space, a leading zero, `-0`, a sign, an
@@ -503,6 +511,19 @@ fn count_keyed_int_lists_read_by_the_byte_walk_agree_with_serde() {
     ];
     for (text, want) in ints {
         kept_as(&format!("{head}\n{text}|7"), want, |d: &Ints| {
+            d.rows[0].values.clone()
+        });
+    }
+
+    // under the separator `-` a `-` cuts the list: never a sign
+    let dash: [(&str, Option<[i64; 3]>); 4] = [
+        ("1-2-3", Some([1, 2, 3])),
+        ("-1-2", None),
+        ("1--2-3", None),
+        ("0-10-2", Some([0, 10, 2])),
+    ];
+    for (text, want) in dash {
+        kept_as(&format!("{head}\n{text}|7"), want, |d: &DashInts| {
             d.rows[0].values.clone()
         });
     }

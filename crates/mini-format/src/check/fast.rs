@@ -541,6 +541,23 @@ pub(crate) const INT_LISTS: &str = r#"{"prefix": "i", "header": {"keys": {"k": {
       {"name": "m", "type": "mlist", "item": "int", "marker": "at_most_one",
        "json": {"items": "m", "selected": "ms"}}]}"#;
 
+/// [`INT_LISTS`] under the list separator `-`, which is also an int's
+/// sign (the byte walk leaves such lists to the general path).
+#[cfg(test)]
+pub(crate) fn int_lists_dash() -> String {
+    INT_LISTS.replacen('{', r#"{"list_separator": "-", "#, 1)
+}
+
+/// Documents of [`int_lists_dash`]: lists whose `-` is a separator, a
+/// sign, or both.
+#[cfg(test)]
+pub(crate) fn int_list_dash_documents() -> Vec<String> {
+    ["1-2-3", "-1-2", "1--2-3", "0-1-2", "1-2", "-1", "1-2-"]
+        .iter()
+        .map(|t| format!("i|n=1|k=3\n{t}|{t}|{t}"))
+        .collect()
+}
+
 /// Documents of [`INT_LISTS`]: a valid one of two records, then each of
 /// a set of list texts in the three fields (canonical ones the byte walk
 /// reads, and ones it leaves to the general path: spaces, zeros, signs,
@@ -697,6 +714,10 @@ mod tests {
         assert_eq!(same(&good, &c), 2, "every valid line is walked");
         for doc in others {
             same(&doc, &c);
+        }
+        let dash = Contract::from_json(&int_lists_dash()).unwrap();
+        for doc in int_list_dash_documents() {
+            same(&doc, &dash);
         }
     }
 }

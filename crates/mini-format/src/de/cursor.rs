@@ -208,8 +208,8 @@ pub(crate) struct Cursor<'de> {
     pub(super) elements: Vec<Element<'de>>,
     /// Which fields serde has been handed (the rest are checked after).
     pub(super) seen: SeenFields,
-    /// The unique keys of the current record, back to back in `keys`, each
-    /// `(field index, end)`.
+    /// The unique keys of the current record: text ones back to back in
+    /// `keys`; each key `(field index, where it is)` in `key_ends`.
     pub(super) keys: String,
     pub(super) key_ends: Vec<(usize, KeyEnd)>,
     /// The selection of the marked list just read.
