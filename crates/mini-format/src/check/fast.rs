@@ -601,6 +601,25 @@ pub(crate) fn int_list_documents() -> (String, Vec<String>) {
     (good.to_string(), docs)
 }
 
+/// Runs `same` (an oracle test's comparison with the engine, giving the
+/// number of lines the walk accepted) on every document of
+/// [`int_list_documents`] and [`int_list_dash_documents`], and checks
+/// that the valid one is walked whole: the cases of both walks' oracle
+/// tests for the byte walk of ADR 0052.
+#[cfg(test)]
+pub(crate) fn int_list_cases(mut same: impl FnMut(&str, &Contract) -> usize) {
+    let c = Contract::from_json(INT_LISTS).unwrap();
+    let (good, others) = int_list_documents();
+    assert_eq!(same(&good, &c), 2, "every valid line is walked");
+    for doc in others {
+        same(&doc, &c);
+    }
+    let dash = Contract::from_json(&int_lists_dash()).unwrap();
+    for doc in int_list_dash_documents() {
+        same(&doc, &dash);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -709,15 +728,6 @@ mod tests {
     /// to the general path, and for every one-byte edit.
     #[test]
     fn int_lists_in_one_byte_walk_report_what_the_engine_reports() {
-        let c = Contract::from_json(INT_LISTS).unwrap();
-        let (good, others) = int_list_documents();
-        assert_eq!(same(&good, &c), 2, "every valid line is walked");
-        for doc in others {
-            same(&doc, &c);
-        }
-        let dash = Contract::from_json(&int_lists_dash()).unwrap();
-        for doc in int_list_dash_documents() {
-            same(&doc, &dash);
-        }
+        int_list_cases(same);
     }
 }

@@ -15,7 +15,7 @@ mod scratch;
 mod unique;
 
 #[cfg(test)]
-pub(crate) use fast::{int_list_dash_documents, int_list_documents, int_lists_dash, INT_LISTS};
+pub(crate) use fast::int_list_cases;
 
 use std::borrow::Cow;
 use std::collections::HashSet;

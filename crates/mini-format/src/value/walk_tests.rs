@@ -243,15 +243,5 @@ fn unique_ints_clash_as_the_engine_says() {
 /// the walk reads and texts it leaves, and for every one-byte edit.
 #[test]
 fn int_lists_in_one_byte_walk_build_what_the_engine_builds() {
-    use crate::check::{int_list_dash_documents, int_list_documents, int_lists_dash, INT_LISTS};
-    let c = Contract::from_json(INT_LISTS).unwrap();
-    let (good, others) = int_list_documents();
-    assert_eq!(same(&good, &c), 2, "every valid line is walked");
-    for doc in others {
-        same(&doc, &c);
-    }
-    let dash = Contract::from_json(&int_lists_dash()).unwrap();
-    for doc in int_list_dash_documents() {
-        same(&doc, &dash);
-    }
+    crate::check::int_list_cases(same);
 }
