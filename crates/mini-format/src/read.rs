@@ -41,7 +41,8 @@ pub struct Limits {
     /// Most bytes read from the input (BOM and line breaks included).
     pub max_input_bytes: usize,
     /// Longest accepted physical line, in bytes, without its line break (LF
-    /// and a CR before it) and without a BOM.
+    /// and a CR before it) and without a BOM. Blank lines count too: a
+    /// reader knows a line is blank only once it holds it.
     pub max_line_bytes: usize,
     /// Most record lines (significant lines after the header).
     pub max_records: usize,
@@ -572,6 +573,13 @@ mod tests {
         let e = source.next_line().unwrap_err();
         assert_eq!(e.limit_exceeded(), Some(Limit::LineBytes));
         assert!(e.to_string().contains("line 2"), "{e}");
+        // a blank line counts too: it is known blank only once it is held
+        let blank = format!("h|n=1\n{}\nx\n", " ".repeat(6));
+        let mut lines = StrLines::new(&blank, tight(|l| l.max_line_bytes = 5));
+        assert!(lines.next_line().unwrap().is_some());
+        let e = lines.next_line().unwrap_err();
+        assert_eq!(e.limit_exceeded(), Some(Limit::LineBytes));
+        assert!(e.to_string().contains("line 2: line has 6 bytes"), "{e}");
     }
 
     #[test]

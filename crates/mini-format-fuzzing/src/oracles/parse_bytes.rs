@@ -146,7 +146,7 @@ pub(crate) fn check_limits(text: &str, c: &Contract, lenient: &Document) {
     match value::parse_lenient_with_limits(text, c, &tiny) {
         Ok(d) => same_document(&d, lenient, "parse_lenient_with_limits(tiny)"),
         Err(e) => {
-            let long = syntax::lines(text).any(|l| l.text.len() > tiny.max_line_bytes);
+            let long = physical_line_lengths(text).any(|n| n > tiny.max_line_bytes);
             let many = lenient.record_lines() > tiny.max_records;
             match e.limit_exceeded() {
                 Some(mini::Limit::LineBytes) if long => {}
@@ -157,6 +157,21 @@ pub(crate) fn check_limits(text: &str, c: &Contract, lenient: &Document) {
             }
         }
     }
+}
+
+/// The length of every physical line, as `Limits::max_line_bytes` counts
+/// it: blank lines included (the limit bounds what a reader holds, and a
+/// line is known blank only once it is held), without the LF, a CR before
+/// it, or the first line's BOM.
+fn physical_line_lengths(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.split('\n').enumerate().map(|(i, raw)| {
+        let raw = if i == 0 {
+            raw.strip_prefix('\u{feff}').unwrap_or(raw)
+        } else {
+            raw
+        };
+        raw.strip_suffix('\r').unwrap_or(raw).len()
+    })
 }
 
 pub(crate) fn check_account(doc: &Document) {
