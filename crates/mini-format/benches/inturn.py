@@ -23,6 +23,8 @@ pairs += [("quiz", "floor_typed", "typed_json"), ("quiz", "floor_serialize", "se
           ("quiz", "floor_validate", "ignored_json")]
 # the rubric floor's reader (thirteenth round, ADR 0043)
 pairs += [("rubric", "typed", "floor_typed"), ("rubric", "floor_typed", "typed_json")]
+# the notes floor's reader (twenty-third round, ADR 0054)
+pairs += [("notes", "typed", "floor_typed"), ("notes", "floor_typed", "typed_json")]
 # mini's direct reader against its serde path, same binary (ADR 0044)
 pairs += [(f, "typed", "typed_serde") for f in ("quiz", "rubric", "notes")]
 if len(sys.argv) > 3:

@@ -32,9 +32,10 @@ PARTS = [
     ("unique set", r"unique|HashTable|HashMap|hashbrown|foldhash|claim"),
     ("reading the line", r"split_fields|list_with|plain_list|push_plain|unescape|syntax::scan|"
                          r"Fields>?::next|Fields::required|text_list|floor::elements|memchr|"
-                         r"floor::lines|next_line|StrLines|Cursor::start|trim"),
+                         r"floor::lines|next_line|StrLines|Cursor::start|trim|"
+                         r"notes::quotes|notes::quoted|notes::plain|notes::text|Fields>::text"),
     ("numbers and rules", r"check_|number::|fast_plain|dec2flt|parse_number|floor::int|"
-                          r"floor::float|boolean|level_name|from_str"),
+                          r"floor::float|boolean|level_name|notes::lang|from_str"),
     ("glue", r"."),
 ]
 

@@ -16,8 +16,9 @@
 //! 7. on quiz, `floor`: the hand-written reader and writer of
 //!    `benches/support/floor.rs` (issue 21), every contract rule checked,
 //!    into and from the same structs, as a third row of `typed_decode`,
-//!    `validate` and `serialize`; on rubric, the floor's reader of
-//!    `benches/support/floor_rubric.rs` as a third row of `typed_decode`.
+//!    `validate` and `serialize`; on rubric and notes, the floors' readers
+//!    of `benches/support/floor_rubric.rs` and `floor_notes.rs` as a third
+//!    row of `typed_decode`.
 //!
 //! `benches/ratios.py` prints the table of `docs/performance.md` (mini ÷
 //! serde_json in records/s, and MB/s) from criterion's estimates.
@@ -230,6 +231,18 @@ fn bench_floor_rubric(c: &mut Criterion, f: &Family<Rubric>) {
     g.finish();
 }
 
+/// The notes floor's reader (decode only), in the group of the same
+/// operation.
+fn bench_floor_notes(c: &mut Criterion, f: &Family<Notes>) {
+    assert!(floor::notes::decode(&f.mini).expect("floor decode") == f.doc);
+    let mut g = c.benchmark_group(format!("{}/typed_decode", f.name));
+    g.throughput(Throughput::Bytes(f.mini.len() as u64));
+    g.bench_function("floor", |b| {
+        b.iter(|| drop(black_box(floor::notes::decode(black_box(&f.mini)).unwrap())))
+    });
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
     data::contracts_match();
     let n = records();
@@ -251,6 +264,7 @@ fn benches(c: &mut Criterion) {
     let text = data::notes_text_quoted(&notes);
     let notes = family::<Notes>("notes", notes, text);
     bench_family::<_, data::Note>(c, &notes);
+    bench_floor_notes(c, &notes);
 }
 
 criterion_group! {

@@ -23,8 +23,9 @@
 //! Operations: `typed`, `typed_json`, `dynamic`, `dynamic_json`, `validate`,
 //! `ignored_json`, `serialize`, `serialize_json`; on `quiz` also the
 //! hand-written floor (`benches/support/floor.rs`): `floor_typed`,
-//! `floor_validate`, `floor_serialize`; on `rubric` the floor's reader
-//! (`benches/support/floor_rubric.rs`): `floor_typed`.
+//! `floor_validate`, `floor_serialize`; on `rubric` and `notes` the
+//! floors' readers (`benches/support/floor_rubric.rs`, `floor_notes.rs`):
+//! `floor_typed`.
 
 use std::hint::black_box;
 
@@ -191,6 +192,12 @@ fn measured_floor_rubric(text: &str) {
     drop(black_box(floor::rubric::decode(text).expect("decode")));
 }
 
+/// The notes floor's reader alone (`floor_typed` on notes).
+#[inline(never)]
+fn measured_floor_notes(text: &str) {
+    drop(black_box(floor::notes::decode(text).expect("decode")));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let family = args.get(1).map_or("quiz", String::as_str);
@@ -229,7 +236,16 @@ fn main() {
         "notes" => {
             let d = data::notes(n);
             let t = data::notes_text_quoted(&d);
-            run(d, t, op, |_, _, _| false);
+            if op.contains("floor_") {
+                assert!(floor::notes::decode(&t).expect("floor decode") == d);
+            }
+            run(d, t, op, |_, t, op| {
+                let floor = op == "floor_typed";
+                if floor {
+                    measured_floor_notes(t);
+                }
+                floor
+            });
         }
         other => panic!("unknown family {other}"),
     }

@@ -173,3 +173,58 @@ fn the_rubric_floor_reads_a_text_list_as_mini_does() {
     }
     assert_eq!(refused, 7);
 }
+
+/// The notes floor reads the bench's document (CSV-quoted elements, every
+/// text escaped) into mini's `Notes`, and on single lines gives mini's
+/// value or, like mini, an error: one line per rule it checks.
+#[test]
+fn the_notes_floor_reads_and_refuses_what_mini_does() {
+    let doc = data::notes(300);
+    let text = data::notes_text_quoted(&doc);
+    assert!(floor::notes::decode(&text).expect("floor decode") == doc);
+    let one = |line: &str| format!("notes|n=1|source=a\\|b\n{line}\n");
+    for line in [
+        "1||b|x|a|en",
+        "1|t||x|a|en",
+        "1|t|b|x||en",
+        "1|t|b|x|a|EN",
+        "1|t|b|\"x\"*|a|en",
+        "1|t|b|\"x*\"|a|en",
+        "1|t|b|x*|a|en",
+        "1|t|b|x ,y *|a|en",
+        "1|t|b|\"a\" \"b\"|a|en",
+        "1|t|b|\"a\\q\"|a|en",
+        "1|t|b|a\\q|a|en",
+        "1|t|b|\"a|a|en",
+        "1|t\\q|b|x|a|en",
+        "-1|t|b|x|a|en",
+        "x|t|b|x|a|en",
+        "1|t|b|x|a|en|extra",
+        "1|t|b|x|a",
+    ] {
+        let t = one(line);
+        assert!(
+            mini::from_str::<data::Notes>(&t).is_err(),
+            "mini reads {line}"
+        );
+        assert!(floor::notes::decode(&t).is_err(), "the floor reads {line}");
+    }
+    for (line, quotes) in [
+        ("1|t|b| \"x\"\"y\" , z |a|en", &["x\"y", "z"][..]),
+        ("1|t|b|\"\",\"a,b\"|a|en", &["", "a,b"]),
+        ("1|t|b|a,,b|a|en", &["a", "", "b"]),
+        ("1|t|b|a,|a|en", &["a", ""]),
+        ("1|t|b|ab\"c|a|en", &["ab\"c"]),
+        ("1|t|b|\"x\\*\"|a|en", &["x*"]),
+        ("1|t|b|x\\*,\\\\|a|en", &["x*", "\\"]),
+        ("1|t|b||a|en", &[]),
+    ] {
+        let t = one(line);
+        let want: data::Notes = mini::from_str(&t).expect("mini reads it");
+        let got = floor::notes::decode(&t).expect("the floor reads it");
+        assert_eq!(got.notes[0].quotes, quotes, "{line}");
+        assert!(got == want, "{line}");
+    }
+    // n against the record lines
+    assert!(floor::notes::decode("notes|n=2\n1|t|b|x|a|en\n").is_err());
+}

@@ -26,6 +26,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::data::{Irt, Level, Question, Quiz, QuizHeader};
 
+/// The notes family's reader (decode only), on the same scanning.
+#[path = "floor_notes.rs"]
+pub mod notes;
 /// The rubric family's reader (decode only), on the same scanning.
 #[path = "floor_rubric.rs"]
 pub mod rubric;

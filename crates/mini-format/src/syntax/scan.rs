@@ -309,6 +309,28 @@ mod tests {
         }
     }
 
+    /// Every byte value, in every lane position, under separators in and
+    /// out of the escapable set: the mask takes exactly the bytes
+    /// `is_escapable` takes.
+    #[test]
+    fn escapable_is_exact_for_every_byte() {
+        for sep in [
+            b',', b';', b'|', b'*', b'"', b'\\', b'n', b'\t', b'-', b'l', b'N',
+        ] {
+            for b in 0..=255u8 {
+                let bytes = [b; 64];
+                let want = b.is_ascii()
+                    && crate::syntax::lex::is_escapable(char::from(b), char::from(sep));
+                let mask = Block::load(&bytes, 0).escapable(sep);
+                assert_eq!(
+                    mask,
+                    if want { u64::MAX } else { 0 },
+                    "byte {b:#04x}, sep {sep}"
+                );
+            }
+        }
+    }
+
     /// The masks and the search give what a byte loop gives, at every
     /// offset and length around the sixteen-byte lanes and 64-byte blocks
     /// (a short slice, a last block read overlapped or copied, lanes past
