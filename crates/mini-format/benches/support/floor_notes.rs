@@ -17,14 +17,14 @@
 //! static reason and the line, and cuts the list field before walking its
 //! elements, as mini does.
 
-use super::{body, find, head, header_entries, int, is_space, owned, Fault, Fields, R};
+use super::{body, count, find, head, header_entries, int, is_space, owned, Fault, Fields, R};
 use crate::data::{Lang, Note, Notes, NotesHeader};
 
 fn header(line: &str) -> R<NotesHeader> {
     let (mut n, mut source) = (None, None);
     header_entries(line, "notes", |key, value, esc| {
         match key {
-            "n" => n = Some(u64::try_from(int(value)?).map_err(|_| "n < 0")?),
+            "n" => n = Some(count(value, "n < 0")?),
             "source" => source = Some(owned(value, esc)),
             _ => {}
         }
