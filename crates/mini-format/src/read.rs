@@ -5,7 +5,9 @@
 //! [`LineCutter`] is the only place that skips a leading BOM, drops the CR
 //! before a LF, skips blank lines (they still count as physical lines),
 //! checks UTF-8 (the byte offset of an error is counted within its line)
-//! and enforces the limits. The sources feed it raw lines: [`StrLines`] and
+//! and enforces the limits; [`lines`], for trusted text, applies the same
+//! rules (`line_text`, `syntax::is_blank`) with no limit to count against
+//! and no `Result` to unwrap. The sources feed it raw lines: [`StrLines`] and
 //! [`SliceLines`] borrow from the input, [`IoLines`] reads a [`BufRead`]
 //! one line at a time into a reused buffer, and the public [`LineSource`]
 //! hands a program the physical lines of a [`BufRead`] (the `mini` binary
@@ -100,6 +102,7 @@ impl LineCutter {
 
     /// Counts `n` more input bytes (a line and its break), failing past
     /// `max_input_bytes`.
+    #[inline(always)]
     fn count_bytes(&mut self, n: usize) -> Result<()> {
         self.bytes = self.bytes.saturating_add(n);
         if self.bytes > self.limits.max_input_bytes {
@@ -156,14 +159,11 @@ impl LineCutter {
     }
 
     /// [`LineCutter::cut`] for text already known to be UTF-8.
+    #[inline(always)]
     pub(crate) fn cut_str<'a>(&mut self, raw: &'a str, had_lf: bool) -> Result<Option<Line<'a>>> {
         self.number += 1;
         self.count_bytes(raw.len() + usize::from(had_lf))?;
-        let mut text = raw;
-        if self.number == 1 {
-            text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        }
-        let text = text.strip_suffix('\r').unwrap_or(text);
+        let text = line_text(raw, self.number == 1);
         if text.len() > self.limits.max_line_bytes {
             return Err(past_limit(
                 Limit::LineBytes,
@@ -178,6 +178,7 @@ impl LineCutter {
         self.significant_line(text)
     }
 
+    #[inline(always)]
     fn significant_line<'a>(&mut self, text: &'a str) -> Result<Option<Line<'a>>> {
         if syntax::is_blank(text) {
             return Ok(None);
@@ -222,6 +223,7 @@ impl<'de> StrLines<'de> {
     }
 
     /// The next significant line, `None` at the end.
+    #[inline(always)]
     pub(crate) fn next_line(&mut self) -> Result<Option<Line<'de>>> {
         while let Some(rest) = self.rest {
             let (raw, tail) = match memchr(b'\n', rest.as_bytes()) {
@@ -241,9 +243,56 @@ impl<'de> StrLines<'de> {
 /// whole-text paths that cannot fail (`parse_lenient`, `validate`) and the
 /// tools read lines through it.
 pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
-    let mut lines = StrLines::new(text, Limits::UNLIMITED);
-    // without limits and with text already UTF-8, cutting cannot fail
-    std::iter::from_fn(move || lines.next_line().ok().flatten())
+    TrustedLines {
+        rest: Some(text),
+        number: 0,
+    }
+}
+
+/// A raw line of text already known to be UTF-8 (without its LF), as its
+/// significant text: without a BOM on the first line and without the CR
+/// before the LF. The one place both rules are written, for the cutter
+/// and for [`TrustedLines`].
+#[inline(always)]
+fn line_text(raw: &str, first: bool) -> &str {
+    let text = match first {
+        true => raw.strip_prefix('\u{feff}').unwrap_or(raw),
+        false => raw,
+    };
+    text.strip_suffix('\r').unwrap_or(text)
+}
+
+/// [`lines`]: the cutter's rules with no limit to count against (round
+/// 24 of issue 21: the limits' bookkeeping and the `Result` each line was
+/// wrapped in were a tenth of the line reader's instructions in
+/// validation).
+struct TrustedLines<'a> {
+    rest: Option<&'a str>,
+    /// Physical lines seen.
+    number: usize,
+}
+
+impl<'a> Iterator for TrustedLines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        while let Some(rest) = self.rest {
+            let (raw, tail) = match memchr(b'\n', rest.as_bytes()) {
+                Some(p) => (&rest[..p], Some(&rest[p + 1..])),
+                None => (rest, None),
+            };
+            self.rest = tail;
+            self.number += 1;
+            let text = line_text(raw, self.number == 1);
+            if !syntax::is_blank(text) {
+                return Some(Line {
+                    number: self.number,
+                    text,
+                });
+            }
+        }
+        None
+    }
 }
 
 /// The significant lines of a `&[u8]`, borrowed (each line checked as
@@ -526,6 +575,32 @@ mod tests {
             }
         }
         assert_eq!(pushed, text.as_bytes());
+    }
+
+    /// [`lines`] (no limits, no `Result`) cuts what the limited cutter
+    /// cuts: BOMs only on the first line, a CR only before the break,
+    /// blank lines skipped but counted, a last line with or without a break.
+    #[test]
+    fn trusted_lines_agree_with_the_cutter() {
+        let texts = [
+            "",
+            "\n",
+            "\u{feff}",
+            "\u{feff}h|n=1\r\nx\r\n",
+            "h\n\u{feff}x\n",
+            "\r\n \t\r\nh\n\n\nx",
+            "h\r\rx\r",
+            "\u{feff}\r\n\u{feff}\r\n",
+            "a\n \u{a0}\nb\r \n",
+        ];
+        for text in texts {
+            let mut cutter = StrLines::new(text, Limits::UNLIMITED);
+            let want: Vec<Line<'_>> = std::iter::from_fn(|| cutter.next_line().unwrap()).collect();
+            let got: Vec<Line<'_>> = lines(text).collect();
+            assert_eq!(got, want, "{text:?}");
+        }
+        let got: Vec<usize> = lines("\u{feff}h\n\n \nx\r\n").map(|l| l.number).collect();
+        assert_eq!(got, vec![1, 4]);
     }
 
     #[test]
