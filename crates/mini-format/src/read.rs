@@ -613,6 +613,30 @@ mod tests {
         assert_eq!(pushed, text.as_bytes());
     }
 
+    /// The LF finder gives `memchr`'s answer with and without the AVX2
+    /// searcher, at every length around its 32-byte vectors.
+    #[test]
+    fn the_newline_finder_agrees_with_memchr() {
+        let found = NewlineFinder::new();
+        #[cfg(target_arch = "x86_64")]
+        let fallback = NewlineFinder { avx2: None };
+        #[cfg(not(target_arch = "x86_64"))]
+        let fallback = NewlineFinder {};
+        for len in 0..140 {
+            for at in (0..len).step_by(7).map(Some).chain([None]) {
+                let mut hay = vec![b'x'; len];
+                if let Some(at) = at {
+                    hay[at] = b'\n';
+                    if at + 3 < len {
+                        hay[at + 3] = b'\n';
+                    }
+                }
+                assert_eq!(found.find(&hay), at, "{len} {at:?}");
+                assert_eq!(fallback.find(&hay), at, "{len} {at:?}");
+            }
+        }
+    }
+
     /// [`lines`] (no limits, no `Result`) cuts what the limited cutter
     /// cuts: BOMs only on the first line, a CR only before the break,
     /// blank lines skipped but counted, a last line with or without a break.
