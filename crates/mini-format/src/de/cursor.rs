@@ -381,6 +381,7 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
 
     /// Whether field `i` has no value in this line (an empty optional
     /// field, an absent extension): its default, or nothing.
+    #[inline(always)]
     pub(super) fn absent(&self, i: usize) -> bool {
         match self.cur.fields.get(i) {
             None => true,

@@ -402,6 +402,7 @@ impl<'de, 'c> Deserializer<'de, 'c> {
     }
 
     /// The next significant line; a read error is kept and ends the lines.
+    #[inline(always)]
     fn next_line(&mut self) -> Option<Line<'de>> {
         if self.read_error.is_some() {
             return None;
