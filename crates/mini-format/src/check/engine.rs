@@ -186,6 +186,7 @@ impl<'c> Engine<'c> {
     }
 
     /// Counts a valid record line whose unique keys are already claimed.
+    #[inline]
     pub(super) fn accepted(&mut self) {
         self.record_lines += 1;
         self.valid_records += 1;

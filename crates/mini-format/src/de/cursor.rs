@@ -253,6 +253,7 @@ impl<'de> Cursor<'de> {
     /// Cuts `line` into fields and checks the rules that need only the cut:
     /// escapes (E09) and the field count (E05). False when the line breaks
     /// one of them.
+    #[inline(always)]
     pub(super) fn start(&mut self, text: &'de str, plan: &Plan<'_>, header: &HeaderInfo) -> bool {
         self.failed = false;
         self.keys.clear();
@@ -268,6 +269,7 @@ impl<'de> Cursor<'de> {
 
     /// After serde: checks the fields it was not handed, and records the
     /// unique keys of those that need one. False when a rule is broken.
+    #[inline(always)]
     pub(super) fn finish(
         &mut self,
         contract: &Contract,
@@ -282,6 +284,13 @@ impl<'de> Cursor<'de> {
         if self.key_ends.len() == plan.uniques.len() && self.seen.all_below(self.fields.len()) {
             return true;
         }
+        self.finish_unseen(contract, header)
+    }
+
+    /// [`Self::finish`] for a line whose values serde was not all handed
+    /// (or a unique field gave no key): out of the record's hot path.
+    #[inline(never)]
+    fn finish_unseen(&mut self, contract: &Contract, header: &HeaderInfo) -> bool {
         for (i, f) in contract.fields().iter().enumerate() {
             let seen_key = self.key_ends.iter().any(|&(k, _)| k == i);
             if self.seen.has(i) && (!f.unique || seen_key) {
@@ -411,6 +420,7 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
     /// value in this line (a map leaves an absent value out, so that serde
     /// applies `None` or `#[serde(default)]`; a sequence could not), and no
     /// marked list may leave its selection out (`at_most_one`).
+    #[inline(always)]
     pub(super) fn positional(&mut self, names: &'static [&'static str]) -> bool {
         let id = names.as_ptr() as usize;
         let matched = match self.cur.names_match {

@@ -335,6 +335,7 @@ enum Source<'de> {
 }
 
 impl<'de> Source<'de> {
+    #[inline(always)]
     fn next_line(&mut self) -> Result<Option<Line<'de>>> {
         match self {
             Source::Str(l) => l.next_line(),
