@@ -673,3 +673,56 @@ fn plain_tuples_read_in_one_walk_agree_with_serde() {
         err.diagnostics()
     );
 }
+
+/// A unit enum's name is checked against the contract's values, not only
+/// against the Rust type's variants: under a contract whose `lang` knows
+/// `en`, `fr` and an `xx` the type lacks, `es` breaks E10 and `xx` is
+/// refused by the type, while `en` and `fr` read (the direct reader's
+/// enum fast path, round 24 of issue 21; it fails without the E10 test).
+#[test]
+fn an_enum_name_keeps_the_contracts_values_through_the_direct_reader() {
+    use data::{Lang, Notes};
+    let mut json = Notes::contract().to_value().clone();
+    let fields = json["core"].as_array_mut().expect("core fields");
+    let lang = fields
+        .iter_mut()
+        .find(|f| f["name"] == "lang")
+        .expect("a lang field");
+    assert_eq!(lang["values"], serde_json::json!(["en", "es", "fr", "de"]));
+    lang["values"] = serde_json::json!(["en", "fr", "xx"]);
+    let narrow = mini::Contract::from_json(&json.to_string()).expect("a contract");
+    // the records read by the derive's direct reader under `narrow`
+    let direct = |text: &str| {
+        let mut de = mini::Deserializer::new(text, &narrow);
+        let value = Probe::<Notes>::new()
+            .read_document(&mut de)
+            .expect("Notes has a direct reader");
+        de.end(value)
+    };
+    let mut doc = data::notes(2);
+    for (lang, want) in [
+        (Lang::En, None),
+        (Lang::Fr, None),
+        (Lang::Es, Some(mini::Code::E10)),
+    ] {
+        doc.notes[1].lang = lang;
+        let text = mini::to_string(&doc).expect("valid");
+        let read = direct(&text);
+        match want {
+            None => assert_eq!(read.expect("valid under the contract"), doc),
+            Some(code) => {
+                let err = read.expect_err("a name the contract lacks");
+                assert_eq!(err.code(), Some(code), "{err}");
+                let first = &err.diagnostics()[0];
+                assert_eq!((first.line(), first.field()), (3, Some("lang")), "{err}");
+            }
+        }
+    }
+    doc.notes[1].lang = Lang::En;
+    let text = mini::to_string(&doc).expect("valid");
+    assert!(text.ends_with("|en"), "lang is the last field");
+    let text = format!("{}xx", text.strip_suffix("en").expect("en"));
+    let err = direct(&text).expect_err("not a Lang");
+    let first = &err.diagnostics()[0];
+    assert_eq!((first.line(), first.field()), (3, Some("lang")), "{err}");
+}

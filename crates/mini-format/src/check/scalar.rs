@@ -91,6 +91,19 @@ fn keep_or<'a>(text: Cow<'a, str>, canonical: String) -> Cow<'a, str> {
     }
 }
 
+/// Whether `text` is one of an enum's `values` (E10's test): the lengths
+/// first, then the bytes one by one, with no `memcmp` call for names of a
+/// few bytes (round 24 of issue 21: notes' `lang` took four calls a
+/// record).
+#[inline(always)]
+pub(crate) fn enum_has(values: &[String], text: &str) -> bool {
+    let text = text.as_bytes();
+    values.iter().any(|v| {
+        let v = v.as_bytes();
+        v.len() == text.len() && v.iter().zip(text).all(|(a, b)| a == b)
+    })
+}
+
 /// Types `text` (already unescaped and trimmed, not empty) as `spec`,
 /// checking enumeration (E10), lexical form (E06) and, when `ranged`, the
 /// bounds (E13).

@@ -262,8 +262,24 @@ impl<'de> DirectField<'_, '_, 'de, '_> {
         pick: impl FnOnce(&str) -> Option<T>,
     ) -> Result<T> {
         let mut f = self.0;
-        if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
+        let step = f.rec.step(f.i);
+        if let StepKind::Scalar(s) = step.kind {
             if !f.rec.absent(f.i) {
+                // the common case, a name as written (no escape) of a field
+                // that is no unique key: its rule (E10) checked here, with
+                // no typed value built
+                let raw = f.raw();
+                if s.ty == ScalarType::Enum
+                    && step.unique.is_none()
+                    && !raw.escaped
+                    && !raw.raw.is_empty()
+                    && crate::check::enum_has(&s.values, raw.raw)
+                {
+                    return match pick(raw.raw) {
+                        Some(v) => Ok(v),
+                        None => f.after_scalar(Typed::Atom(Atom::Str(Cow::Borrowed(raw.raw)))),
+                    };
+                }
                 return match f.scalar(s)? {
                     Typed::Atom(Atom::Str(text)) => match pick(&text) {
                         Some(v) => Ok(v),
