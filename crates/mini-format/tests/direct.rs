@@ -330,6 +330,102 @@ fn values_the_rust_type_refuses_give_serde_errors_through_the_direct_reader() {
     }
 }
 
+/// Bools, floats and ints typed on the direct reader's plain path (round
+/// 24 of issue 21: no text decoded, no typed value built) take and refuse
+/// what serde's path takes and refuses, for every scalar field of a row
+/// and texts around each rule: the bool spellings, bounds, signs, leading
+/// zeros, exponents, escapes, blanks, a unique id's clash.
+#[test]
+fn plain_scalars_on_the_direct_path_agree_with_serde() {
+    let mut doc = kit(5, 2);
+    for r in &mut doc.rows {
+        r.name = "plain".to_string();
+        r.options = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        r.tags.clear();
+        r.opt_text = None;
+        r.note = None;
+    }
+    let base = mini::to_string(&doc).expect("valid");
+    let texts = [
+        "true",
+        "false",
+        "1",
+        "0",
+        "2",
+        "-1",
+        "TRUE",
+        "yes",
+        " true",
+        "tru\\e",
+        "",
+        "1.0",
+        "0.25",
+        "-0",
+        "-0.0",
+        "01",
+        "1e0",
+        "0.5e1",
+        "1.",
+        ".5",
+        "+1",
+        "0x1",
+        "1_0",
+        "127",
+        "128",
+        "-128",
+        "-129",
+        "65535",
+        "65536",
+        "1",
+        "2",
+        "\\1",
+        "99999999999999999999",
+        "1.25",
+        "-40.5",
+        "1e309",
+        "NaN",
+        "inf",
+    ];
+    // each text in each field `at` of the last record line of `base`
+    // (a line with no escaped `|`), read both ways
+    fn swapped<T>(base: &str, at: &[usize], texts: &[&str]) -> (usize, usize)
+    where
+        T: for<'de> Deserialize<'de> + mini::MiniDocument + PartialEq + std::fmt::Debug,
+    {
+        let (head, last) = base.trim_end().rsplit_once('\n').expect("two lines");
+        assert!(!last.contains("\\|"), "{last}");
+        let fields: Vec<&str> = last.split('|').collect();
+        let (mut read, mut refused) = (0, 0);
+        for &at in at {
+            for text in texts {
+                let mut f: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+                f[at] = text.to_string();
+                if agree::<T>(&format!("{head}\n{}", f.join("|"))) {
+                    read += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+        (read, refused)
+    }
+    // id (unique, u16), small (i8), big (i64), ratio (f32 in 0..1),
+    // score (f64), flag (bool)
+    let (read, refused) = swapped::<Kit>(&base, &[0, 2, 3, 4, 5, 6], &texts);
+    assert!(read > 30 && refused > 100, "{read} read, {refused} refused");
+    // rubric: id (unique, u32), weight (f64 in 0..1), required (bool)
+    let rubric = mini::to_string(&data::rubric(2)).expect("valid");
+    let (read, refused) = swapped::<data::Rubric>(&rubric, &[0, 4, 5], &texts);
+    assert!(read > 10 && refused > 60, "{read} read, {refused} refused");
+    // quiz: level (u8 in 1..5)
+    let mut quiz = data::quiz(1);
+    quiz.items[0].stem = "a stem".to_string();
+    quiz.items[0].note = None;
+    let quiz = mini::to_string(&quiz).expect("valid");
+    let (read, refused) = swapped::<data::Quiz>(&quiz, &[3], &texts);
+    assert!(read >= 2 && refused > 20, "{read} read, {refused} refused");
+}
+
 /// A plain list read in one walk (ADR 0046): a `Vec<String>` or a list
 /// of numbers or bools whose text is plain is read as it is cut, and any
 /// other text (quotes, markers, a broken arity, an element the type or

@@ -382,6 +382,12 @@ impl<'de> DirectField<'_, '_, 'de, '_> {
         let mut f = self.0;
         if let StepKind::Scalar(s) = f.rec.step(f.i).kind {
             if s.ty == T::TY && !f.rec.absent(f.i) {
+                if let Some(typed) = f.plain_scalar(s, T::TY) {
+                    return match T::from_typed(typed) {
+                        Ok(v) => Ok(v),
+                        Err(value) => f.after_scalar(value),
+                    };
+                }
                 return match T::from_typed(f.scalar(s)?) {
                     Ok(v) => Ok(v),
                     Err(value) => f.after_scalar(value),

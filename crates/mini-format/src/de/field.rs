@@ -51,6 +51,42 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
         cur.key_ends.push((self.i, KeyEnd::Text(cur.keys.len())));
     }
 
+    /// The typed value of a present scalar field of type `ty` (a constant
+    /// in each caller) in its common case: a bool, a non-unique float, or
+    /// a short canonical int, written with no escape and keeping its rules;
+    /// a unique int's key recorded as [`Self::scalar`] records it. `None`
+    /// for anything else, which [`Self::scalar`] then types (and reports):
+    /// no text is decoded and no `Result` is built on this path (round 24
+    /// of issue 21).
+    #[inline(always)]
+    pub(super) fn plain_scalar(&mut self, s: &Scalar, ty: ScalarType) -> Option<Typed<'de>> {
+        let raw = self.raw();
+        if raw.escaped {
+            return None;
+        }
+        match ty {
+            ScalarType::Bool => match raw.raw {
+                "true" | "1" => Some(Typed::Atom(Atom::Bool(true))),
+                "false" | "0" => Some(Typed::Atom(Atom::Bool(false))),
+                _ => None,
+            },
+            ScalarType::Float if self.rec.step(self.i).unique.is_none() => {
+                check_float(Cow::Borrowed(raw.raw), s, true)
+                    .ok()
+                    .map(Typed::Float)
+            }
+            ScalarType::Int => {
+                let v = check_small_int(raw.raw, s, true)?.ok()?;
+                if self.rec.step(self.i).unique.is_some() {
+                    // a short canonical int's key is its value (ADR 0053)
+                    self.rec.cur.key_ends.push((self.i, KeyEnd::Int(v)));
+                }
+                Some(Typed::Int(v))
+            }
+            _ => None,
+        }
+    }
+
     /// The typed value of a scalar field (present: the caller handled
     /// absence).
     #[inline(never)]
