@@ -187,3 +187,18 @@ fn the_typed_path_does_not_repeat_the_engines_header_errors() {
     let codes: Vec<Code> = e.diagnostics().iter().map(|d| d.code()).collect();
     assert_eq!(codes, [Code::E04]);
 }
+
+/// A header's `n` sizes the records' vector only up to a cap (1 MiB): an
+/// `n` of a quadrillion, or of `u64::MAX`, with one record line reads that
+/// line and reports E04, with no allocation that `n` alone would ask for.
+#[test]
+fn a_huge_n_sizes_no_allocation_alone() {
+    let c = one_int();
+    for n in ["1000000000000000", "18446744073709551615"] {
+        let text = format!("x|n={n}\n7");
+        let doc = mini::parse_lenient(&text, &c);
+        assert_eq!(doc.records().len(), 1, "{n}");
+        let err = mini::parse(&text, &c).unwrap_err();
+        assert_eq!(err.diagnostics()[0].code(), Code::E04, "{n}");
+    }
+}
