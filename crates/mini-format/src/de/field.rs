@@ -249,7 +249,11 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
                 marks.push(out.len());
             }
             out.push(if escaped {
-                syntax::unescape(text, sep)
+                // `syntax::unescape` written out: its call layer per
+                // element cost the typed reader 1.5% (round 24)
+                let mut decoded = String::with_capacity(text.len());
+                syntax::unescape_into(text, sep, &mut decoded);
+                decoded
             } else {
                 text.to_owned()
             });
