@@ -297,8 +297,8 @@ fn line_text(raw: &str, first: bool) -> &str {
 
 /// [`lines`]: the cutter's rules with no limit to count against (round
 /// 24 of issue 21: the limits' bookkeeping and the `Result` each line was
-/// wrapped in were a tenth of the line reader's instructions in
-/// validation).
+/// handed through four calls in were 72 of the line reader's 245
+/// instructions a line in validation, and 5% of its time).
 struct TrustedLines<'a> {
     rest: Option<&'a str>,
     /// Physical lines seen.
