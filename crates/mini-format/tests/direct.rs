@@ -301,18 +301,25 @@ fn the_direct_reader_fails_as_serde_fails_on_damaged_documents() {
     );
 }
 
+/// `kit(seed, records)` with the text fields plain (no escape, no
+/// optional text), so that a record line splits on `|` into its fields.
+fn plain_kit(seed: u64, records: usize) -> Kit {
+    let mut doc = kit(seed, records);
+    for r in &mut doc.rows {
+        r.name = "plain".to_string();
+        r.options = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        r.tags.clear();
+        r.opt_text = None;
+        r.note = None;
+    }
+    doc
+}
+
 #[test]
 fn values_the_rust_type_refuses_give_serde_errors_through_the_direct_reader() {
     // valid under the contract, refused by the Rust type: the direct
     // reader hands them to serde, which says why
-    let mut doc = kit(5, 1);
-    let r = &mut doc.rows[0];
-    r.name = "plain".to_string();
-    r.options = vec!["a".to_string(), "b".to_string(), "c".to_string()];
-    r.tags.clear();
-    r.opt_text = None;
-    r.note = None;
-    let base = mini::to_string(&doc).expect("valid");
+    let base = mini::to_string(&plain_kit(5, 1)).expect("valid");
     let line = base.lines().nth(1).expect("a record").to_string();
     let fields: Vec<&str> = line.split('|').collect();
     for (at, value) in [
@@ -337,15 +344,7 @@ fn values_the_rust_type_refuses_give_serde_errors_through_the_direct_reader() {
 /// zeros, exponents, escapes, blanks, a unique id's clash.
 #[test]
 fn plain_scalars_on_the_direct_path_agree_with_serde() {
-    let mut doc = kit(5, 2);
-    for r in &mut doc.rows {
-        r.name = "plain".to_string();
-        r.options = vec!["a".to_string(), "b".to_string(), "c".to_string()];
-        r.tags.clear();
-        r.opt_text = None;
-        r.note = None;
-    }
-    let base = mini::to_string(&doc).expect("valid");
+    let base = mini::to_string(&plain_kit(5, 2)).expect("valid");
     let texts = [
         "true",
         "false",
