@@ -175,7 +175,18 @@ pub(crate) struct RecordTemplate {
 impl RecordTemplate {
     /// The template of `contract`'s records.
     pub(crate) fn new(contract: &Contract) -> Self {
-        let mut keys = Map::with_capacity(contract.fields().len() + 2);
+        // exactly as many slots as keys: a clone's entries take the
+        // capacity of the template's index table (indexmap's `clone_from`),
+        // and every record is a clone
+        let slots = contract
+            .fields()
+            .iter()
+            .map(|f| match f.kind {
+                Kind::MList { .. } => 2,
+                _ => 1,
+            })
+            .sum();
+        let mut keys = Map::with_capacity(slots);
         let mut tuples = Vec::with_capacity(contract.fields().len());
         for f in contract.fields() {
             match &f.kind {
