@@ -108,14 +108,16 @@ pub(crate) fn record_impl(
             const FIELDS: &'static [&'static str] = &[#(#names),*];
 
             #[inline]
-            fn read_fields(
+            fn push_fields(
                 __values: &mut #krate::__private::direct::RecordValues<'_, '_, 'de, '_>,
-            ) -> #krate::Result<Self> {
+                __out: &mut ::std::vec::Vec<Self>,
+            ) -> #krate::Result<()> {
                 use #krate::__private::direct as __direct;
                 #[allow(unused_imports)]
                 use __direct::{ViaDirectValue as _, ViaSerdeValue as _};
                 #(#reads)*
-                ::core::result::Result::Ok(#ident { #(#idents: #vars),* })
+                __out.push(#ident { #(#idents: #vars),* });
+                ::core::result::Result::Ok(())
             }
         }
     }

@@ -32,8 +32,11 @@ pub trait DirectRecord<'de>: de::Deserialize<'de> {
     /// is read positionally only when they are the contract's keys.
     const FIELDS: &'static [&'static str];
 
-    /// Reads the record's values in order, one `read_value` per field.
-    fn read_fields(values: &mut RecordValues<'_, '_, 'de, '_>) -> Result<Self>;
+    /// Reads the record's values in order, one `read_value` per field,
+    /// and pushes the record onto `out`: the struct is put together where
+    /// the vector keeps it, not returned in a `Result` and moved out of it
+    /// again (round 25 of issue 21).
+    fn push_fields(values: &mut RecordValues<'_, '_, 'de, '_>, out: &mut Vec<Self>) -> Result<()>;
 }
 
 /// A document type read with its records' direct reader: implemented by
@@ -234,16 +237,20 @@ impl<'de, T> ViaSerdeDocument<'de, T> for &Probe<T> {
 /// A record line read by `R`'s direct reader when its fields are the
 /// contract's keys in order (the test serde's path makes to read it as a
 /// sequence, [`super::cursor::Line::positional`]); by its `Deserialize`
-/// otherwise.
+/// otherwise. The record is pushed onto `out`.
 #[inline(always)]
-pub(super) fn read_direct_record<'de, R: DirectRecord<'de>>(de: LineDe<'_, 'de, '_>) -> Result<R> {
+pub(super) fn push_direct_record<'de, R: DirectRecord<'de>>(
+    de: LineDe<'_, 'de, '_>,
+    out: &mut Vec<R>,
+) -> Result<()> {
     let mut de = de;
     if !de.0.positional(R::FIELDS) {
-        return R::deserialize(de);
+        out.push(R::deserialize(de)?);
+        return Ok(());
     }
     let mut access = de.access();
     access.seq = true;
-    R::read_fields(&mut RecordValues(&mut access))
+    R::push_fields(&mut RecordValues(&mut access), out)
 }
 
 impl<'de> DirectField<'_, '_, 'de, '_> {

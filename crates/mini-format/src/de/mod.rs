@@ -543,13 +543,12 @@ impl<'de> Deserializer<'de, '_> {
         let mut records = Vec::with_capacity(expected.min(1024 * 1024 / size));
         loop {
             // each record is pushed where it is built (a record moved
-            // through `Result`s is copied each time: memcpy by the clock);
-            // one the line's later rules refuse is taken back
+            // through `Result`s is copied each time: memcpy by the clock,
+            // and a store its load cannot forward from, round 25); one the
+            // line's later rules refuse is taken back
             let before = records.len();
-            let read = self.next_record_with(|de| {
-                records.push(direct::read_direct_record::<R>(de)?);
-                Ok(())
-            });
+            let read =
+                self.next_record_with(|de| direct::push_direct_record::<R>(de, &mut records));
             match read {
                 Ok(Some(())) => {}
                 Ok(None) => return Ok(records),
