@@ -177,7 +177,9 @@ impl RecordTemplate {
     pub(crate) fn new(contract: &Contract) -> Self {
         // exactly as many slots as keys: a clone's entries take the
         // capacity of the template's index table (indexmap's `clone_from`),
-        // and every record is a clone
+        // and every record is a clone; with two slots to spare, rubric's
+        // six keys took 14 entries, 1,568 bytes a record, past glibc's
+        // per-thread cache (ADR 0056)
         let slots = contract
             .fields()
             .iter()
