@@ -80,6 +80,16 @@ pub enum HeaderValue {
     Default(Value),
 }
 
+/// How many records of `record_size` bytes a reader reserves room for
+/// before reading them, when the header's `n` says `expected` are coming:
+/// `expected`, capped at 1 MiB of records, so that a header's count never
+/// sizes an allocation alone (issue 21). The typed reader and the
+/// canonical value's builder both size their records' vector by it.
+#[inline]
+pub(crate) fn records_to_reserve(expected: usize, record_size: usize) -> usize {
+    expected.min((1 << 20) / record_size.max(1))
+}
+
 /// What the header told: its entries and the facts records are checked
 /// against.
 #[derive(Debug, Clone, Default)]

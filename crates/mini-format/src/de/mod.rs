@@ -539,8 +539,10 @@ impl<'de> Deserializer<'de, '_> {
     #[doc(hidden)]
     pub fn direct_records<R: direct::DirectRecord<'de>>(&mut self) -> Result<Vec<R>> {
         let expected = RecordsDe { de: self }.size_hint().unwrap_or(0);
-        let size = std::mem::size_of::<R>().max(1);
-        let mut records = Vec::with_capacity(expected.min(1024 * 1024 / size));
+        let mut records = Vec::with_capacity(crate::check::records_to_reserve(
+            expected,
+            std::mem::size_of::<R>(),
+        ));
         loop {
             // each record is pushed where it is built (a record moved
             // through `Result`s is copied each time: memcpy by the clock,

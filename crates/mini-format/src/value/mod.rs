@@ -305,12 +305,13 @@ impl<'c> Builder<'c> {
                     self.header_map = build::header_json(h, self.engine.contract());
                     self.template = Some(RecordTemplate::new(self.engine.contract()));
                     // the records' vector sized from the header's `n`, as
-                    // the typed reader sizes its own, capped at 1 MiB: a
-                    // header's count never sizes an allocation alone (round
-                    // 24 of issue 21: no growth copied 5,000 records again)
-                    let cap = (1 << 20) / std::mem::size_of::<Record>();
+                    // the typed reader sizes its own (round 24 of issue 21:
+                    // no growth copied 5,000 records again)
                     let n = h.n.and_then(|n| usize::try_from(n).ok()).unwrap_or(0);
-                    self.records.reserve(n.min(cap));
+                    self.records.reserve(crate::check::records_to_reserve(
+                        n,
+                        std::mem::size_of::<Record>(),
+                    ));
                 }
                 Fed::Header
             }
