@@ -20,17 +20,20 @@ import subprocess
 import sys
 
 
-def one_run(binary, family, op, records):
-    """One run's best time per record, in ns."""
+def one_run(binary, family, op, records, repeat=10, prefix=()):
+    """One run's best time per record, in ns, and its whole output; the
+    run goes under `prefix` when one is given (`faults.py`: `perf stat`)."""
     cmd = [binary, family, op, str(records)]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "1"] + cmd
-    env = dict(os.environ, MINI_PROFILE_REPEAT="10")
+    cmd = list(prefix) + cmd
+    env = dict(os.environ, MINI_PROFILE_REPEAT=str(repeat))
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
-    found = re.search(r"([0-9.]+) ns/record", out.stdout + out.stderr)
+    text = out.stdout + out.stderr
+    found = re.search(r"([0-9.]+) ns/record", text)
     if not found:
-        sys.exit(f"ab_rounds.py: no time in the output of {' '.join(cmd)}")
-    return float(found.group(1))
+        sys.exit(f"{os.path.basename(sys.argv[0])}: no time in the output of {' '.join(cmd)}")
+    return float(found.group(1)), text
 
 
 def main():
@@ -42,7 +45,7 @@ def main():
     times = {base: [], new: []}
     for _ in range(rounds):
         for binary in (base, new):
-            times[binary].append(one_run(binary, family, op, records))
+            times[binary].append(one_run(binary, family, op, records)[0])
     b, n = sorted(times[base]), sorted(times[new])
     p10 = rounds // 10
     print(

@@ -27,29 +27,21 @@ run (the environment is passed on):
         python3 crates/mini-format/benches/faults.py BIN quiz typed,typed_json
 """
 
-import os
 import re
 import shutil
-import subprocess
 import sys
+
+from ab_rounds import one_run
 
 
 def run(binary, family, op, records, repeat):
     """One process: its page faults and its best time a record (ns)."""
-    if not shutil.which("perf"):
-        sys.exit("faults.py: needs `perf` (perf stat -e page-faults)")
-    cmd = ["perf", "stat", "-x,", "-e", "page-faults"]
-    if shutil.which("taskset"):
-        cmd += ["taskset", "-c", "1"]
-    cmd += [binary, family, op, str(records)]
-    env = dict(os.environ, MINI_PROFILE_REPEAT=str(repeat))
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
-    text = out.stdout + out.stderr
+    best, text = one_run(binary, family, op, records, repeat,
+                         prefix=["perf", "stat", "-x,", "-e", "page-faults"])
     faults = re.search(r"^(\d+),[^,]*,page-faults", text, re.M)
-    best = re.search(r"([0-9.]+) ns/record", text)
-    if not faults or not best:
-        sys.exit(f"faults.py: no count or no time in the output of {' '.join(cmd)}")
-    return int(faults.group(1)), float(best.group(1))
+    if not faults:
+        sys.exit(f"faults.py: no page-fault count from perf for {family} {op}")
+    return int(faults.group(1)), best
 
 
 def main():
@@ -57,12 +49,13 @@ def main():
         sys.exit(__doc__)
     binary, family, ops = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
     records = int(sys.argv[4]) if len(sys.argv) > 4 else 100_000
+    if not shutil.which("perf"):
+        sys.exit("faults.py: needs `perf` (perf stat -e page-faults)")
     print(f"{family}, {records} records: page faults a repetition, best time a record")
     for op in ops:
         few, _ = run(binary, family, op, records, 2)
         many, best = run(binary, family, op, records, 6)
-        per = (many - few) / 4
-        per = max(0, round(per))
+        per = max(0, round((many - few) / 4))
         print(f"{op:>14}: {per:9d} faults ({per * 4096 / 1e6:6.1f} MB), {best:8.1f} ns a record")
 
 
