@@ -100,11 +100,11 @@ def one_run(binary, family, ops, records):
     """One run of the profile example (`ab_rounds.one_run`: pinned, the
     best of 10 repetitions): each operation's best time a record, the
     operations in turn."""
-    _, text = run_profile(binary, family, ",".join(ops), records)
+    best, text = run_profile(binary, family, ",".join(ops), records)
+    if len(ops) == 1:
+        # one operation: `one_run` has parsed its time already
+        return {ops[0]: best}
     times = dict(re.findall(r"^(\w+): ([0-9.]+) ns/record", text, re.M))
-    if len(ops) == 1 and not times:
-        # one operation: its time alone on the line
-        times = {ops[0]: t for t in re.findall(r"^([0-9.]+) ns/record", text, re.M)}
     for op in ops:
         if op not in times:
             fail(f"no time for {op} in the output of {binary} {family} {','.join(ops)}")

@@ -203,6 +203,7 @@ fn main() {
     let family = args.get(1).map_or("quiz", String::as_str);
     let op = args.get(2).map_or("validate", String::as_str);
     let n: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    eprintln!("lanes: {}", mini::simd_lanes());
     match family {
         "quiz" => {
             let d = data::quiz(n);

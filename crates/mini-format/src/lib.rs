@@ -82,6 +82,22 @@ pub mod derive {}
 
 pub use number::ARBITRARY_PRECISION;
 
+/// The vector lanes this machine's line reader uses, chosen once at run
+/// time: `"avx512 (1 × 64 bytes)"` on an x86-64 machine with AVX-512 of
+/// the Ice Lake generation or later, `"avx2 (2 × 32 bytes)"` on another
+/// with AVX2 and the rest of x86-64-v3, `"narrow (4 × 16 bytes)"`
+/// elsewhere (SSE2 on x86-64, NEON on aarch64, scalar code otherwise).
+/// Every lane set reads the same text the same way; only the speed
+/// differs. Worth reporting beside a benchmark.
+///
+/// ```
+/// let lanes = mini::simd_lanes();
+/// assert!(["avx512", "avx2", "narrow"].iter().any(|l| lanes.starts_with(l)));
+/// ```
+pub fn simd_lanes() -> &'static str {
+    syntax::lanes_name()
+}
+
 /// Items shared with the derive's expansion and the sibling crates of this
 /// workspace (`mini-format-tools`, `mini-format-fuzzing`), which pin this
 /// crate's exact version. **Not public API**: nothing here follows semver

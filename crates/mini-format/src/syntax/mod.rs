@@ -6,6 +6,7 @@
 
 mod lex;
 mod scan;
+pub(crate) use scan::lanes_name;
 mod write;
 
 pub use lex::{

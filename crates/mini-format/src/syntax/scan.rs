@@ -1,11 +1,14 @@
-//! The line's structure read sixteen bytes at a time, without `unsafe`:
-//! vector compares by the `wide` crate (SSE2 on x86-64, NEON on aarch64,
-//! scalar elsewhere), one bit per byte, 64 bytes to a [`Block`]; escapes
+//! The line's structure read by vector compares, without `unsafe` in
+//! this crate: one bit per byte, 64 bytes to a [`Block`]; escapes
 //! resolved on the masks by the odd-run rule ([`escaped_bits`], as
 //! simdjson resolves JSON's), so that no search restarts at a backslash.
 //! No per-call setup either (memchr's vector searches pay one that short
 //! fields and elements do not repay). Used by the lexer's field and list
-//! fast paths (ADR 0033).
+//! fast paths (ADR 0033). A block's lanes are the widest the machine has,
+//! chosen at run time ([`widest`], ADR 0059): one AVX-512 vector, two
+//! AVX2 ones, or four 16-byte vectors of the `wide` crate (SSE2 on
+//! x86-64, NEON on aarch64, scalar elsewhere); the sixteen-byte searches
+//! below ([`find_byte`], [`plain_separators`]) are `wide`'s alone.
 
 /// Sixteen bytes of `bytes` from `at` (`at < bytes.len()`), and how far
 /// their masks must be shifted down: a tail shorter than sixteen bytes is
@@ -158,8 +161,194 @@ pub fn find_escape_candidate<const SEP: bool>(bytes: &[u8], from: usize, sep: u8
     bytes.len()
 }
 
-/// 64 bytes of a line read for structure, as four 16-byte vectors of the
-/// `wide` crate (SSE2 on x86-64, NEON on aarch64): for a byte value, one
+/// How a [`Block`]'s 64 bytes are held and compared: four 16-byte
+/// vectors of the `wide` crate ([`Narrow`], every target), two 32-byte
+/// AVX2 vectors ([`Wide256`]) or one AVX-512 vector ([`Wide512`]) on
+/// x86-64 machines that have them, chosen at run time by [`widest`]. A
+/// walk generic over its lanes is compiled once for each.
+pub trait Lanes: Copy {
+    /// The lanes' name, for tests and reports.
+    const NAME: &'static str;
+    /// The block's bytes as vectors.
+    type Vectors: Copy;
+    /// The vectors of 64 bytes.
+    fn load(self, bytes: &[u8; 64]) -> Self::Vectors;
+    /// One bit per byte equal to any of `set` (bit `k` for byte `k`).
+    fn mask_any<const N: usize>(self, v: &Self::Vectors, set: [u8; N]) -> u64;
+}
+
+/// Four 16-byte vectors of the `wide` crate: SSE2 on x86-64, NEON on
+/// aarch64, scalar elsewhere.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Narrow;
+
+impl Lanes for Narrow {
+    const NAME: &'static str = "narrow (4 × 16 bytes)";
+    type Vectors = [wide::u8x16; 4];
+
+    #[inline(always)]
+    fn load(self, b: &[u8; 64]) -> Self::Vectors {
+        let lane = |k: usize| {
+            let mut v = [0u8; 16];
+            v.copy_from_slice(&b[16 * k..16 * k + 16]);
+            wide::u8x16::from(v)
+        };
+        [lane(0), lane(1), lane(2), lane(3)]
+    }
+
+    #[inline(always)]
+    fn mask_any<const N: usize>(self, v: &Self::Vectors, set: [u8; N]) -> u64 {
+        let mut m = 0;
+        for (k, lane) in v.iter().enumerate() {
+            let mut any = wide::u8x16::splat(0);
+            for b in set {
+                any |= lane.cmp_eq(wide::u8x16::splat(b));
+            }
+            m |= u64::from(any.move_mask() as u16) << (16 * k);
+        }
+        m
+    }
+}
+
+/// Two 32-byte AVX2 vectors, through `pulp`'s token (proof, checked at
+/// run time, that the machine has AVX2; `pulp` keeps the `unsafe`). Only
+/// inside a function entered by [`pulp::x86::V3::vectorize`] are these
+/// compares single instructions: a walk over them is called that way.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Wide256(pub pulp::x86::V3);
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes for Wide256 {
+    const NAME: &'static str = "avx2 (2 × 32 bytes)";
+    type Vectors = [std::arch::x86_64::__m256i; 2];
+
+    #[inline(always)]
+    fn load(self, b: &[u8; 64]) -> Self::Vectors {
+        pulp::bytemuck::cast(*b)
+    }
+
+    #[inline(always)]
+    fn mask_any<const N: usize>(self, v: &Self::Vectors, set: [u8; N]) -> u64 {
+        let simd = self.0;
+        let mut m = 0;
+        for (k, lane) in v.iter().enumerate() {
+            let mut any = simd.avx._mm256_setzero_si256();
+            for b in set {
+                let eq = simd
+                    .avx2
+                    ._mm256_cmpeq_epi8(*lane, simd.avx._mm256_set1_epi8(b as i8));
+                any = simd.avx2._mm256_or_si256(any, eq);
+            }
+            m |= u64::from(simd.avx2._mm256_movemask_epi8(any) as u32) << (32 * k);
+        }
+        m
+    }
+}
+
+/// A walk over a text's blocks, generic over its lanes: [`widest`] runs
+/// it with the widest lanes the machine has.
+pub trait LaneWalk {
+    /// What the walk gives.
+    type Output;
+    /// The walk, its blocks in lanes `lanes`.
+    fn walk<L: Lanes>(self, lanes: L) -> Self::Output;
+}
+
+/// Runs `walk` in the widest lanes the machine has, inside a function
+/// built for their features: [`Wide512`] (AVX-512, with BMI) on x86-64
+/// machines of the Ice Lake generation or later, [`Wide256`] (AVX2, with
+/// BMI) on other x86-64-v3 machines, [`Narrow`] elsewhere. The machine is
+/// asked once; then a call costs a load and a branch or two. The walk's
+/// own `#[inline(always)]` functions are built into that function; what
+/// it calls out of line is not.
+#[inline(always)]
+pub fn widest<W: LaneWalk>(walk: W) -> W::Output {
+    let widest_bits = lanes_cap();
+    #[cfg(target_arch = "x86_64")]
+    {
+        // AVX-512 only where it costs no clock (Ice Lake and later, which
+        // have VBMI2; simdjson draws the same line): on Skylake-X the
+        // 64-byte vectors lower the core's frequency for the code around
+        // them
+        if widest_bits >= 512 && std::arch::is_x86_feature_detected!("avx512vbmi2") {
+            if let Some(simd) = pulp::x86::V4::try_new() {
+                return simd.vectorize(
+                    #[inline(always)]
+                    move || walk.walk(Wide512(simd)),
+                );
+            }
+        }
+        if widest_bits >= 256 {
+            if let Some(simd) = pulp::x86::V3::try_new() {
+                return simd.vectorize(
+                    #[inline(always)]
+                    move || walk.walk(Wide256(simd)),
+                );
+            }
+        }
+    }
+    let _ = widest_bits;
+    walk.walk(Narrow)
+}
+
+/// The widest lanes [`widest`] may take, in bits: all of them, but in
+/// this crate's unit tests, which take each narrower set in turn
+/// ([`tests::in_lanes_up_to`]).
+#[inline(always)]
+fn lanes_cap() -> u32 {
+    #[cfg(test)]
+    return tests::LANES_CAP.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    512
+}
+
+/// The name of the lanes [`widest`] runs a walk in ([`crate::simd_lanes`]).
+pub fn lanes_name() -> &'static str {
+    struct LanesName;
+
+    impl LaneWalk for LanesName {
+        type Output = &'static str;
+        fn walk<L: Lanes>(self, _: L) -> &'static str {
+            L::NAME
+        }
+    }
+
+    widest(LanesName)
+}
+
+/// One 64-byte AVX-512 vector, through `pulp`'s token: a byte's mask
+/// is one compare into a mask register.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Wide512(pub pulp::x86::V4);
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes for Wide512 {
+    const NAME: &'static str = "avx512 (1 × 64 bytes)";
+    type Vectors = std::arch::x86_64::__m512i;
+
+    #[inline(always)]
+    fn load(self, b: &[u8; 64]) -> Self::Vectors {
+        pulp::bytemuck::cast(*b)
+    }
+
+    #[inline(always)]
+    fn mask_any<const N: usize>(self, v: &Self::Vectors, set: [u8; N]) -> u64 {
+        let simd = self.0;
+        let mut m = 0;
+        for b in set {
+            m |= simd
+                .avx512bw
+                ._mm512_cmpeq_epi8_mask(*v, simd.avx512f._mm512_set1_epi8(b as i8));
+        }
+        m
+    }
+}
+
+/// 64 bytes of a line read for structure, held as lanes `L` ([`Narrow`]:
+/// four 16-byte vectors of the `wide` crate; [`Wide256`]: two AVX2
+/// vectors): for a byte value, one
 /// bit per byte equal to it (bit `k` for byte `base + k`; bytes past the
 /// end of the line hold no bit). A block is loaded once and asked for as
 /// many masks as its reader needs. The last, partial block of a text of
@@ -167,19 +356,30 @@ pub fn find_escape_candidate<const SEP: bool>(bytes: &[u8], from: usize, sep: u8
 /// down to `base` (no copy); only a shorter text is copied into a
 /// zero-padded block, out of the hot loop (ADR 0034, 0035: the code a
 /// record runs must stay small).
-pub struct Block {
-    lanes: [wide::u8x16; 4],
+pub struct Block<L: Lanes = Narrow> {
+    lanes: L::Vectors,
+    arch: L,
     /// How far the lanes start before `base` (an overlapping last block).
     shift: u32,
     /// The bits of the bytes that are in the line.
     live: u64,
 }
 
-impl Block {
+#[cfg(test)]
+impl Block<Narrow> {
     /// The block of `bytes` at `base` (`base < bytes.len()`, or an empty
-    /// block).
+    /// block), in [`Narrow`] lanes.
     #[inline(always)]
     pub fn load(bytes: &[u8], base: usize) -> Block {
+        Block::load_in(Narrow, bytes, base)
+    }
+}
+
+impl<L: Lanes> Block<L> {
+    /// The block of `bytes` at `base` (`base < bytes.len()`, or an empty
+    /// block), in lanes `arch`.
+    #[inline(always)]
+    pub fn load_in(arch: L, bytes: &[u8], base: usize) -> Block<L> {
         let (b, shift, live) = match bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
             Some(full) => (*full, 0, u64::MAX),
             None => match bytes.last_chunk::<64>() {
@@ -191,32 +391,17 @@ impl Block {
                     (*last, shift, u64::MAX.checked_shr(shift).unwrap_or(0))
                 }
                 None => {
-                    let (b, live) = Block::tail(bytes, base);
+                    let (b, live) = zero_padded_tail(bytes, base);
                     (b, 0, live)
                 }
             },
         };
-        let lane = |k: usize| {
-            let mut v = [0u8; 16];
-            v.copy_from_slice(&b[16 * k..16 * k + 16]);
-            wide::u8x16::from(v)
-        };
         Block {
-            lanes: [lane(0), lane(1), lane(2), lane(3)],
+            lanes: arch.load(&b),
+            arch,
             shift,
             live,
         }
-    }
-
-    /// The last bytes of a text shorter than 64 bytes, zero-padded, and
-    /// the bits they hold.
-    #[inline(never)]
-    fn tail(bytes: &[u8], base: usize) -> ([u8; 64], u64) {
-        let rest = bytes.get(base..).unwrap_or_default();
-        let mut b = [0u8; 64];
-        let n = rest.len().min(64);
-        b[..n].copy_from_slice(&rest[..n]);
-        (b, 1u64.checked_shl(n as u32).map_or(u64::MAX, |x| x - 1))
     }
 
     /// A mask of the lanes' bits, moved to the block's own bits.
@@ -228,33 +413,26 @@ impl Block {
     /// One bit per byte equal to `b`.
     #[inline(always)]
     pub fn mask(&self, b: u8) -> u64 {
-        let v = wide::u8x16::splat(b);
-        let mut m = 0;
-        for (k, lane) in self.lanes.iter().enumerate() {
-            m |= u64::from(lane.cmp_eq(v).move_mask() as u16) << (16 * k);
-        }
-        self.place(m)
+        self.place(self.arch.mask_any(&self.lanes, [b]))
     }
 
     /// The masks of `set`.
     #[inline(always)]
     pub fn masks<const N: usize>(&self, set: [u8; N]) -> [u64; N] {
-        set.map(|b| self.mask(b))
+        // a loop, not `array::map`: a closure's body may stay out of line,
+        // outside the function built for the lanes' features
+        let mut out = [0; N];
+        for (m, b) in out.iter_mut().zip(set) {
+            *m = self.mask(b);
+        }
+        out
     }
 
     /// One bit per byte equal to any of `set` (the lanes' compares or-ed
     /// as vectors, one mask taken).
     #[inline(always)]
     pub fn mask_any<const N: usize>(&self, set: [u8; N]) -> u64 {
-        let mut m = 0;
-        for (k, lane) in self.lanes.iter().enumerate() {
-            let mut any = wide::u8x16::splat(0);
-            for b in set {
-                any |= lane.cmp_eq(wide::u8x16::splat(b));
-            }
-            m |= u64::from(any.move_mask() as u16) << (16 * k);
-        }
-        self.place(m)
+        self.place(self.arch.mask_any(&self.lanes, set))
     }
 
     /// The bytes that may follow a backslash under an ASCII separator
@@ -266,6 +444,17 @@ impl Block {
     pub fn escapable(&self, sep: u8) -> u64 {
         self.mask_any([sep, b'|', b',', b'*', b'"', b'\\', b'n'])
     }
+}
+
+/// The last bytes of a text shorter than 64 bytes, zero-padded, and
+/// the bits they hold.
+#[inline(never)]
+fn zero_padded_tail(bytes: &[u8], base: usize) -> ([u8; 64], u64) {
+    let rest = bytes.get(base..).unwrap_or_default();
+    let mut b = [0u8; 64];
+    let n = rest.len().min(64);
+    b[..n].copy_from_slice(&rest[..n]);
+    (b, 1u64.checked_shl(n as u32).map_or(u64::MAX, |x| x - 1))
 }
 
 /// The bytes escaped by a backslash in a block, given its backslashes and
@@ -286,8 +475,100 @@ pub fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{escaped_bits, find_byte, find_either, plain_separators, Block};
+pub(crate) mod tests {
+    use super::{escaped_bits, find_byte, find_either, plain_separators, Block, Lanes, Narrow};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Set by [`in_lanes_up_to`]: the widest lanes [`super::widest`]
+        /// may take on this thread, in bits.
+        pub(super) static LANES_CAP: Cell<u32> = const { Cell::new(512) };
+    }
+
+    /// Runs `test` with every walk of this thread in lanes of at most
+    /// `bits` (128: [`Narrow`]), so that a machine with wider ones tests
+    /// the narrower paths too.
+    pub(crate) fn in_lanes_up_to(bits: u32, test: impl FnOnce()) {
+        LANES_CAP.with(|c| c.set(bits));
+        test();
+        LANES_CAP.with(|c| c.set(512));
+    }
+
+    /// The lanes a walk takes on this machine under a cap of `bits`.
+    fn expected_lanes(bits: u32) -> &'static str {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if bits >= 512
+                && std::arch::is_x86_feature_detected!("avx512vbmi2")
+                && pulp::x86::V4::is_available()
+            {
+                return super::Wide512::NAME;
+            }
+            if bits >= 256 && pulp::x86::V3::is_available() {
+                return super::Wide256::NAME;
+            }
+        }
+        let _ = bits;
+        Narrow::NAME
+    }
+
+    /// A machine with AVX-512 of the Ice Lake generation or later reads
+    /// in 64-byte lanes, another with AVX2 and the rest of x86-64-v3 in
+    /// 32-byte ones, any other in 16-byte ones; the tests' cap takes each
+    /// narrower set in turn.
+    #[test]
+    fn the_widest_lanes_are_the_machines() {
+        let widest = expected_lanes(512);
+        assert_eq!(crate::simd_lanes(), widest);
+        for bits in [256, 128] {
+            in_lanes_up_to(bits, || {
+                assert_eq!(crate::simd_lanes(), expected_lanes(bits))
+            });
+        }
+        in_lanes_up_to(128, || assert_eq!(crate::simd_lanes(), Narrow::NAME));
+        assert_eq!(crate::simd_lanes(), widest);
+    }
+
+    /// Every lane set gives the same masks, exactly the bytes asked for, at
+    /// every byte value and position (a full block, the overlapping last
+    /// block of a longer text, the zero-padded block of a short one).
+    #[test]
+    fn every_lane_set_masks_exactly_the_bytes_asked_for() {
+        fn masks<L: Lanes>(lanes: L, bytes: &[u8], base: usize, b: u8) -> (u64, u64) {
+            let block = Block::load_in(lanes, bytes, base);
+            (block.mask(b), block.mask_any([b, 0xff]))
+        }
+        #[cfg(target_arch = "x86_64")]
+        let wide = pulp::x86::V3::try_new().map(super::Wide256);
+        #[cfg(target_arch = "x86_64")]
+        let widest = pulp::x86::V4::try_new().map(super::Wide512);
+        for len in [10usize, 64, 100] {
+            for at in 0..len {
+                for b in [0u8, 1, b'|', b'\\', 0x7f, 0x80, 0xfe] {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = b;
+                    let base = if len == 100 && at >= 64 { 64 } else { 0 };
+                    let bit = 1u64 << ((at - base.min(at)) % 64);
+                    let in_block = at >= base && at < base + 64;
+                    let (m, any) = masks(Narrow, &bytes, base, b);
+                    assert_eq!(
+                        m,
+                        if in_block { bit } else { 0 },
+                        "len {len} at {at} byte {b}"
+                    );
+                    assert_eq!(any, m, "len {len} at {at} byte {b}");
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(lanes) = wide {
+                        assert_eq!(masks(lanes, &bytes, base, b), (m, any), "len {len} at {at}");
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(lanes) = widest {
+                        assert_eq!(masks(lanes, &bytes, base, b), (m, any), "len {len} at {at}");
+                    }
+                }
+            }
+        }
+    }
 
     /// A short slice put together in registers is the slice, zero-padded,
     /// at every length below sixteen (each byte distinct, none zero, so a
@@ -327,6 +608,16 @@ mod tests {
                     if want { u64::MAX } else { 0 },
                     "byte {b:#04x}, sep {sep}"
                 );
+                #[cfg(target_arch = "x86_64")]
+                if let Some(simd) = pulp::x86::V3::try_new() {
+                    let wide = Block::load_in(super::Wide256(simd), &bytes, 0).escapable(sep);
+                    assert_eq!(wide, mask, "byte {b:#04x}, sep {sep}, 32-byte lanes");
+                }
+                #[cfg(target_arch = "x86_64")]
+                if let Some(simd) = pulp::x86::V4::try_new() {
+                    let wide = Block::load_in(super::Wide512(simd), &bytes, 0).escapable(sep);
+                    assert_eq!(wide, mask, "byte {b:#04x}, sep {sep}, 64-byte lanes");
+                }
             }
         }
     }

@@ -2,16 +2,19 @@
 //! fields, plain list elements, a quoted element's close, and the count
 //! of a list whose elements are not read. Each decides only what it can
 //! decide alone; anything else goes back to the grammar in `lex.rs`, which
-//! gives every error, and the tests in `lex/tests.rs` compare both.
+//! gives every error, and the tests in `lex/tests.rs` compare both. Each
+//! walk runs in the machine's widest lanes (`scan::widest`, ADR 0059),
+//! through a small struct whose `walk` is built into the function made
+//! for those lanes.
 
 use super::*;
 
-/// The byte-level field splitter: `memchr2` finds each `|` and `\`; a
+/// The byte-level field splitter: each `|` and `\` found on the block
+/// masks (under a separator that is not ASCII, by `memchr2`); a
 /// valid escape is skipped with the character it protects. Returns false,
 /// with `out` cleared, at the first invalid or dangling escape (the `nom`
 /// grammar then splits the line and reports it).
 pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>) -> bool {
-    use crate::syntax::scan::{escaped_bits, Block};
     out.clear();
     let Ok(sep_byte) = u8::try_from(sep) else {
         return split_fields_memchr(line, sep, out);
@@ -19,12 +22,45 @@ pub fn split_fields_fast<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a
     if !sep.is_ascii() {
         return split_fields_memchr(line, sep, out);
     }
+    crate::syntax::scan::widest(SplitFields {
+        line,
+        sep: sep_byte,
+        out,
+    })
+}
+
+/// [`split_fields_blocks`] as a walk for [`widest`](crate::syntax::scan::widest).
+struct SplitFields<'o, 'a> {
+    line: &'a str,
+    sep: u8,
+    out: &'o mut Vec<RawField<'a>>,
+}
+
+impl crate::syntax::scan::LaneWalk for SplitFields<'_, '_> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn walk<L: crate::syntax::scan::Lanes>(self, lanes: L) -> bool {
+        split_fields_blocks(lanes, self.line, self.sep, self.out)
+    }
+}
+
+/// [`split_fields_fast`]'s walk under an ASCII separator `sep_byte`, the
+/// line read in 64-byte blocks of lanes `lanes`.
+#[inline(always)]
+fn split_fields_blocks<'a, L: crate::syntax::scan::Lanes>(
+    lanes: L,
+    line: &'a str,
+    sep_byte: u8,
+    out: &mut Vec<RawField<'a>>,
+) -> bool {
+    use crate::syntax::scan::{escaped_bits, Block};
     let bytes = line.as_bytes();
     let (mut start, mut carry, mut base) = (0usize, 0u64, 0usize);
     // whether the field being read has a backslash so far
     let mut escaped = false;
     while base < bytes.len() {
-        let block = Block::load(bytes, base);
+        let block = Block::load_in(lanes, bytes, base);
         let [mut pipes, backslash] = block.masks([b'|', b'\\']);
         if backslash != 0 || carry != 0 {
             let esc = escaped_bits(backslash, &mut carry);
@@ -118,8 +154,34 @@ fn split_fields_memchr<'a>(line: &'a str, sep: char, out: &mut Vec<RawField<'a>>
 /// and whether the body before it has no `""` or escape. `None` when an
 /// escape before the close is not one (or dangles), or nothing closes.
 /// `pieces` is told where the bytes to decode are (see [`QuotedPieces`]).
-#[inline(always)]
 pub(super) fn find_close<P: QuotedPieces>(
+    body: &str,
+    sep: u8,
+    pieces: &mut P,
+) -> Option<(usize, bool, bool)> {
+    crate::syntax::scan::widest(FindClose { body, sep, pieces })
+}
+
+/// [`find_close_in`] as a walk for [`widest`](crate::syntax::scan::widest).
+struct FindClose<'p, 'a, P> {
+    body: &'a str,
+    sep: u8,
+    pieces: &'p mut P,
+}
+
+impl<P: QuotedPieces> crate::syntax::scan::LaneWalk for FindClose<'_, '_, P> {
+    type Output = Option<(usize, bool, bool)>;
+
+    #[inline(always)]
+    fn walk<L: crate::syntax::scan::Lanes>(self, lanes: L) -> Self::Output {
+        find_close_in(lanes, self.body, self.sep, self.pieces)
+    }
+}
+
+/// [`find_close`]'s walk, the body read in 64-byte blocks of lanes `lanes`.
+#[inline(always)]
+fn find_close_in<P: QuotedPieces, L: crate::syntax::scan::Lanes>(
+    lanes: L,
     body: &str,
     sep: u8,
     pieces: &mut P,
@@ -135,7 +197,7 @@ pub(super) fn find_close<P: QuotedPieces>(
         if base > bytes.len() {
             return None;
         }
-        let block = Block::load(bytes, base);
+        let block = Block::load_in(lanes, bytes, base);
         let [mut quotes, backslash] = block.masks([b'"', b'\\']);
         let mut esc = 0;
         let mut invalid = 0;
@@ -369,7 +431,35 @@ pub fn plain_text_list<'a>(
 /// when `each` returns false or the text has an unescaped `"`; the
 /// elements before it have been handed.
 #[inline(always)]
-fn cut_plain_list<'a>(raw: &'a str, sep: u8, mut each: impl CutElement<'a>) -> bool {
+fn cut_plain_list<'a>(raw: &'a str, sep: u8, each: impl CutElement<'a>) -> bool {
+    crate::syntax::scan::widest(CutList { raw, sep, each })
+}
+
+/// [`cut_plain_blocks`] as a walk for [`widest`](crate::syntax::scan::widest).
+struct CutList<'a, E> {
+    raw: &'a str,
+    sep: u8,
+    each: E,
+}
+
+impl<'a, E: CutElement<'a>> crate::syntax::scan::LaneWalk for CutList<'a, E> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn walk<L: crate::syntax::scan::Lanes>(self, lanes: L) -> bool {
+        cut_plain_blocks(lanes, self.raw, self.sep, self.each)
+    }
+}
+
+/// [`cut_plain_list`]'s walk, the text read in 64-byte blocks of lanes
+/// `lanes`.
+#[inline(always)]
+fn cut_plain_blocks<'a, L: crate::syntax::scan::Lanes>(
+    lanes: L,
+    raw: &'a str,
+    sep: u8,
+    mut each: impl CutElement<'a>,
+) -> bool {
     use crate::syntax::scan::{escaped_bits, Block};
     let bytes = raw.as_bytes();
     let (mut start, mut carry, mut base) = (0usize, 0u64, 0usize);
@@ -379,7 +469,7 @@ fn cut_plain_list<'a>(raw: &'a str, sep: u8, mut each: impl CutElement<'a>) -> b
         // three masks taken one by one, not `Block::masks`'s array `map`:
         // with two walks calling it (the element path's and the direct
         // reader's), the `map` was left out of line (ADR 0046)
-        let block = Block::load(bytes, base);
+        let block = Block::load_in(lanes, bytes, base);
         let (mut seps, backslash, mut quote) =
             (block.mask(sep), block.mask(b'\\'), block.mask(b'"'));
         if backslash != 0 || carry != 0 {
@@ -421,23 +511,49 @@ fn cut_plain_list<'a>(raw: &'a str, sep: u8, mut each: impl CutElement<'a>) -> b
 /// quoted element) or another unescaped `*` (one before a space, or inside
 /// an element: the element path decides); an empty text is the empty list.
 pub fn count_plain_list(raw: &str, sep: char) -> Option<(usize, usize)> {
-    use crate::syntax::scan::{escaped_bits, Block};
     let sep = u8::try_from(sep)
         .ok()
         .filter(|b| b.is_ascii() && !matches!(b, b'*' | b'"'))?;
-    let bytes = raw.as_bytes();
-    match bytes.first() {
+    match raw.as_bytes().first() {
         None => return Some((0, 0)),
         // a quoted first element (`raw` is trimmed): not counted here
         Some(b'"') => return None,
         Some(_) => {}
     }
+    crate::syntax::scan::widest(CountList { raw, sep })
+}
+
+/// [`count_plain_blocks`] as a walk for [`widest`](crate::syntax::scan::widest).
+struct CountList<'a> {
+    raw: &'a str,
+    sep: u8,
+}
+
+impl crate::syntax::scan::LaneWalk for CountList<'_> {
+    type Output = Option<(usize, usize)>;
+
+    #[inline(always)]
+    fn walk<L: crate::syntax::scan::Lanes>(self, lanes: L) -> Self::Output {
+        count_plain_blocks(lanes, self.raw, self.sep)
+    }
+}
+
+/// [`count_plain_list`]'s walk over a text that does not start with `"`,
+/// in 64-byte blocks of lanes `lanes`.
+#[inline(always)]
+fn count_plain_blocks<L: crate::syntax::scan::Lanes>(
+    lanes: L,
+    raw: &str,
+    sep: u8,
+) -> Option<(usize, usize)> {
+    use crate::syntax::scan::{escaped_bits, Block};
+    let bytes = raw.as_bytes();
     let (mut count, mut marked, mut carry, mut base) = (1, 0, 0u64, 0);
     // an unescaped `*` ended the previous block: a marker if this block
     // starts with a separator
     let mut star_before = false;
     while base < bytes.len() {
-        let block = Block::load(bytes, base);
+        let block = Block::load_in(lanes, bytes, base);
         let [mut seps, backslash] = block.masks([sep, b'\\']);
         let mut other = block.mask_any([b'"', b'*']);
         if backslash != 0 || carry != 0 {

@@ -601,3 +601,25 @@ fn plain_text_lists_are_the_split_lists() {
     assert!(escaped_seen > 10_000, "{escaped_seen}");
     assert!(marked_seen > 3_000, "{marked_seen}");
 }
+
+/// The block walks' tests again with every walk in narrower lanes:
+/// 32-byte ones (`scan::Wide256`, where the machine has AVX2), then
+/// 16-byte ones (`scan::Narrow`). The tests above run the widest lanes
+/// the machine has (`scan::widest`); the walks are one generic code, and
+/// each lane set's masks are tested in `scan`.
+#[test]
+fn the_block_walks_agree_in_narrower_lanes_too() {
+    for bits in [256, 128] {
+        crate::syntax::scan::tests::in_lanes_up_to(bits, || {
+            the_block_splitter_agrees_with_the_grammar();
+            the_counted_list_is_the_split_list();
+            quoted_lists_on_the_masks_read_as_the_grammar();
+            quoted_pieces_decode_as_the_grammar_at_every_length();
+            fast_paths_agree_with_the_grammar();
+            a_long_text_is_unescaped_on_the_block_masks_as_the_rule_says();
+            plain_elements_decoded_on_the_masks_read_as_the_grammar();
+            plain_elements_are_the_split_lists();
+            plain_text_lists_are_the_split_lists();
+        });
+    }
+}

@@ -86,13 +86,41 @@ const LONG_TEXT: usize = 64;
 /// path too (rubric's typed decode 1.03× the time, ADR 0051).
 #[inline(never)]
 fn unescape_long(raw: &str, sep: char, out: &mut String) {
+    crate::syntax::scan::widest(UnescapeLong { raw, sep, out })
+}
+
+/// [`unescape_blocks`] as a walk for [`widest`](crate::syntax::scan::widest).
+struct UnescapeLong<'o, 'a> {
+    raw: &'a str,
+    sep: char,
+    out: &'o mut String,
+}
+
+impl crate::syntax::scan::LaneWalk for UnescapeLong<'_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn walk<L: crate::syntax::scan::Lanes>(self, lanes: L) {
+        unescape_blocks(lanes, self.raw, self.sep, self.out)
+    }
+}
+
+/// [`unescape_long`]'s walk, the text read in 64-byte blocks of lanes
+/// `lanes`.
+#[inline(always)]
+fn unescape_blocks<L: crate::syntax::scan::Lanes>(
+    lanes: L,
+    raw: &str,
+    sep: char,
+    out: &mut String,
+) {
     use crate::syntax::scan::{escaped_bits, Block};
     let bytes = raw.as_bytes();
     // where the next run to copy starts, the escape carried from one block
     // to the next, the block's first byte
     let (mut run, mut carry, mut base) = (0usize, 0u64, 0usize);
     while base < bytes.len() {
-        let backslash = Block::load(bytes, base).mask(b'\\');
+        let backslash = Block::load_in(lanes, bytes, base).mask(b'\\');
         if backslash != 0 || carry != 0 {
             let mut escaped = escaped_bits(backslash, &mut carry);
             while escaped != 0 {
