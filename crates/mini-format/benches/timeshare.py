@@ -44,12 +44,19 @@ import tempfile
 def same_name(name):
     """One name for a function in both profiles: callgrind marks a
     recursive call (`f'2`), and the two tools name glibc's aliases
-    differently."""
+    differently. The two runs may also take different machine paths for
+    the same code: valgrind emulates no AVX-512, so on a machine with it
+    the block walks run in `pulp`'s V4 function under perf and in its V3
+    function under callgrind, and glibc's `memcpy` takes its EVEX or AVX
+    variant; each is given one name for both."""
     name = re.sub(r"'\d+$", "", name)
     name = re.sub(r"@GLIBC[\w.]*$", "", name)
+    if re.fullmatch(r"pulp::x86::v[34]::V[34]::vectorize::imp_fastcall", name):
+        return "block walks (pulp::x86::V3 or V4::vectorize)"
+    if re.fullmatch(r"__mem(cpy|move)_(avx|evex|avx512)\w*_unaligned_erms", name):
+        return "memcpy (glibc's vector variant)"
     return {
         "cfree": "free",
-        "__memmove_avx_unaligned_erms": "__memcpy_avx_unaligned_erms",
     }.get(name, name)
 
 

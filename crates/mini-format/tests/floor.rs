@@ -228,3 +228,28 @@ fn the_notes_floor_reads_and_refuses_what_mini_does() {
     // n against the record lines
     assert!(floor::notes::decode("notes|n=2\n1|t|b|x|a|en\n").is_err());
 }
+
+/// The floors' `find` (32 bytes a step, then eight, then one) gives the
+/// first byte of its set at every length and position, from every start,
+/// as a byte-by-byte search does.
+#[test]
+fn the_floors_find_agrees_with_a_byte_search() {
+    for len in 0..100 {
+        for hit in 0..=len {
+            let mut bytes = vec![b'a'; len];
+            if hit < len {
+                bytes[hit] = b'\\';
+            }
+            if hit + 40 < len {
+                bytes[hit + 40] = b'|';
+            }
+            for from in 0..=len {
+                let naive = (from..len)
+                    .find(|&i| matches!(bytes[i], b'|' | b'\\'))
+                    .unwrap_or(len);
+                let found = floor::find(&bytes, from, [b'|', b'\\']);
+                assert_eq!(found, naive, "{len} {hit} {from}");
+            }
+        }
+    }
+}

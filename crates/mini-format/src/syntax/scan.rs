@@ -259,48 +259,101 @@ pub trait LaneWalk {
 /// built for their features: [`Wide512`] (AVX-512, with BMI) on x86-64
 /// machines of the Ice Lake generation or later, [`Wide256`] (AVX2, with
 /// BMI) on other x86-64-v3 machines, [`Narrow`] elsewhere. The machine is
-/// asked once; then a call costs a load and a branch or two. The walk's
-/// own `#[inline(always)]` functions are built into that function; what
-/// it calls out of line is not.
+/// asked once ([`Chosen::detect`]); then a call costs one load, a compare
+/// and a jump, and every way out is a tail call, so that a caller sets up
+/// no stack frame before it. The walk's own `#[inline(always)]` functions
+/// are built into that function; what it calls out of line is not.
 #[inline(always)]
 pub fn widest<W: LaneWalk>(walk: W) -> W::Output {
-    let widest_bits = lanes_cap();
     #[cfg(target_arch = "x86_64")]
     {
-        // AVX-512 only where it costs no clock (Ice Lake and later, which
-        // have VBMI2; simdjson draws the same line): on Skylake-X the
-        // 64-byte vectors lower the core's frequency for the code around
-        // them
-        if widest_bits >= 512 && std::arch::is_x86_feature_detected!("avx512vbmi2") {
-            if let Some(simd) = pulp::x86::V4::try_new() {
-                return simd.vectorize(
-                    #[inline(always)]
-                    move || walk.walk(Wide512(simd)),
-                );
-            }
-        }
-        if widest_bits >= 256 {
-            if let Some(simd) = pulp::x86::V3::try_new() {
-                return simd.vectorize(
-                    #[inline(always)]
-                    move || walk.walk(Wide256(simd)),
-                );
-            }
+        match Chosen::known() {
+            Some(Chosen::Wide512(simd)) => simd.vectorize(
+                #[inline(always)]
+                move || walk.walk(Wide512(simd)),
+            ),
+            Some(Chosen::Wide256(simd)) => simd.vectorize(
+                #[inline(always)]
+                move || walk.walk(Wide256(simd)),
+            ),
+            Some(Chosen::Narrow) | None => narrow_or_first(walk),
         }
     }
-    let _ = widest_bits;
+    #[cfg(not(target_arch = "x86_64"))]
     walk.walk(Narrow)
 }
 
-/// The widest lanes [`widest`] may take, in bits: all of them, but in
-/// this crate's unit tests, which take each narrower set in turn
-/// ([`tests::in_lanes_up_to`]).
-#[inline(always)]
-fn lanes_cap() -> u32 {
+/// `walk` in [`Narrow`] lanes, or, on the first call, after asking the
+/// machine: out of line, so that neither path's body makes every caller
+/// of [`widest`] save registers and set up a stack frame for lanes that
+/// x86-64-v3 and newer machines take once.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn narrow_or_first<W: LaneWalk>(walk: W) -> W::Output {
+    match Chosen::known() {
+        Some(Chosen::Narrow) => walk.walk(Narrow),
+        _ => {
+            Chosen::detect();
+            widest(walk)
+        }
+    }
+}
+
+/// The lanes [`widest`] takes on this machine, each wide set with the
+/// token that proves its features.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+enum Chosen {
+    Wide512(pulp::x86::V4),
+    Wide256(pulp::x86::V3),
+    Narrow,
+}
+
+#[cfg(target_arch = "x86_64")]
+static CHOSEN: std::sync::OnceLock<Chosen> = std::sync::OnceLock::new();
+
+#[cfg(target_arch = "x86_64")]
+impl Chosen {
+    /// The lanes chosen, once [`Chosen::detect`] has run; in this crate's
+    /// unit tests, no wider than the thread's cap
+    /// ([`tests::in_lanes_up_to`]).
+    #[inline(always)]
+    fn known() -> Option<Chosen> {
+        let chosen = CHOSEN.get().copied();
+        #[cfg(test)]
+        let chosen = chosen.map(Chosen::capped);
+        chosen
+    }
+
+    /// `self`, or the widest lanes under this thread's cap in this crate's
+    /// unit tests ([`tests::in_lanes_up_to`]).
     #[cfg(test)]
-    return tests::LANES_CAP.with(std::cell::Cell::get);
-    #[cfg(not(test))]
-    512
+    fn capped(self) -> Chosen {
+        let cap = tests::LANES_CAP.with(std::cell::Cell::get);
+        match self {
+            Chosen::Wide512(_) if cap < 512 => pulp::x86::V3::try_new()
+                .filter(|_| cap >= 256)
+                .map_or(Chosen::Narrow, Chosen::Wide256),
+            Chosen::Wide256(_) if cap < 256 => Chosen::Narrow,
+            other => other,
+        }
+    }
+
+    /// Asks the machine, once: AVX-512 only where it costs no clock (Ice
+    /// Lake and later, which have VBMI2; simdjson draws the same line): on
+    /// Skylake-X the 64-byte vectors lower the core's frequency for the
+    /// code around them.
+    #[cold]
+    fn detect() {
+        CHOSEN.get_or_init(|| {
+            if std::arch::is_x86_feature_detected!("avx512vbmi2") {
+                if let Some(simd) = pulp::x86::V4::try_new() {
+                    return Chosen::Wide512(simd);
+                }
+            }
+            pulp::x86::V3::try_new().map_or(Chosen::Narrow, Chosen::Wide256)
+        });
+    }
 }
 
 /// The name of the lanes [`widest`] runs a walk in ([`crate::simd_lanes`]).
