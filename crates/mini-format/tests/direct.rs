@@ -425,6 +425,41 @@ fn plain_scalars_on_the_direct_path_agree_with_serde() {
     assert!(read >= 2 && refused > 20, "{read} read, {refused} refused");
 }
 
+/// A one-record document written out, its record line cut into fields,
+/// for tests that put other text in one field or two.
+struct OneRecord {
+    header: String,
+    fields: Vec<String>,
+}
+
+impl OneRecord {
+    fn of(doc: &Kit) -> Self {
+        let text = mini::to_string(doc).expect("valid");
+        let (header, line) = text.split_once('\n').expect("a record");
+        OneRecord {
+            header: header.to_string(),
+            fields: line.split('|').map(str::to_string).collect(),
+        }
+    }
+
+    /// The index of the field written `text`.
+    fn at(&self, text: &str) -> usize {
+        self.fields
+            .iter()
+            .position(|f| f == text)
+            .unwrap_or_else(|| panic!("no field {text:?} in {:?}", self.fields))
+    }
+
+    /// The document with each field `i` of `edits` written as its text.
+    fn with(&self, edits: &[(usize, &str)]) -> String {
+        let mut f: Vec<&str> = self.fields.iter().map(String::as_str).collect();
+        for &(i, text) in edits {
+            f[i] = text;
+        }
+        format!("{}\n{}", self.header, f.join("|"))
+    }
+}
+
 /// A plain list read in one walk (ADR 0046): a `Vec<String>` or a list
 /// of numbers or bools whose text is plain is read as it is cut, and any
 /// other text (quotes, markers, a broken arity, an element the type or
@@ -438,21 +473,10 @@ fn plain_lists_read_in_one_walk_agree_with_serde() {
     r.counts = vec![7, 8];
     r.weights = vec![0.5, 2.0];
     r.checks = vec![true, false];
-    let base = mini::to_string(&doc).expect("valid");
-    let (header, line) = base.split_once('\n').expect("a record");
-    let fields: Vec<&str> = line.split('|').collect();
-    let at = |text: &str| {
-        fields
-            .iter()
-            .position(|f| *f == text)
-            .unwrap_or_else(|| panic!("no field {text:?} in {line}"))
-    };
+    let one = OneRecord::of(&doc);
+    let at = |text: &str| one.at(text);
     let (tags, counts, weights, checks) = (at("t1,t2"), at("7,8"), at("0.5,2"), at("true,false"));
-    let with = |i: usize, value: &str| {
-        let mut f: Vec<&str> = fields.clone();
-        f[i] = value;
-        format!("{header}\n{}", f.join("|"))
-    };
+    let with = |i: usize, value: &str| one.with(&[(i, value)]);
     let read = |text: &str| mini::from_str::<Kit>(text).map(|k| k.rows[0].clone());
 
     // texts of text lists, and the elements they hold (`None`: refused)
@@ -522,6 +546,70 @@ fn plain_lists_read_in_one_walk_agree_with_serde() {
     }
     let doc = with(checks, "true,0,1");
     assert_eq!(read(&doc).expect("valid").checks, [true, false, true]);
+}
+
+/// A list of text whose first element is quoted (CSV style) is read by
+/// the list grammar with each text taken as it is read (round 30 of issue
+/// 21): doubled quotes, escapes, inner and outer markers, plain elements
+/// after a quoted one, and every error the grammar, the arity, the count
+/// key and the marker rules give, as serde's path reads them.
+#[test]
+fn quoted_text_lists_taken_as_read_agree_with_serde() {
+    let mut doc = kit(23, 1);
+    doc.rows[0].tags = vec!["t1".into(), "t2".into()];
+    doc.rows[0].options = vec!["o1".into(), "o2".into(), "o3".into()];
+    doc.rows[0].pick = 1;
+    let one = OneRecord::of(&doc);
+    let (tags, options, pick) = (one.at("t1,t2"), one.at("o1,o2*,o3"), one.at("1"));
+    let row = |text: &str| mini::from_str::<Kit>(text).expect("valid").rows[0].clone();
+
+    // `tags`: a plain list of at most 3 (`None`: refused)
+    let plain: [(&str, Option<&[&str]>); 14] = [
+        ("\"a\"", Some(&["a"])),
+        ("\"a\",\"b\"", Some(&["a", "b"])),
+        ("\"q, r\",s", Some(&["q, r", "s"])),
+        ("\"say \"\"hi\"\"\", x ", Some(&["say \"hi\"", "x"])),
+        (r#""a\|b\nc","d\\""#, Some(&["a|b\nc", "d\\"])),
+        ("\"\",\"\"", Some(&["", ""])),
+        ("\"a\" , \"b\" ", Some(&["a", "b"])),
+        ("\"a\",", Some(&["a", ""])),
+        ("\"a\"*", None),
+        ("\"a*\"", None),
+        ("\"a\",\"b\",\"c\",\"d\"", None),
+        ("\"a\"b", None),
+        ("\"a", None),
+        ("\"a\",b*", None),
+    ];
+    for (text, want) in plain {
+        let doc = one.with(&[(tags, text)]);
+        assert_eq!(agree::<Kit>(&doc), want.is_some(), "{text:?}");
+        if let Some(want) = want {
+            assert_eq!(row(&doc).tags, want, "{text:?}");
+        }
+    }
+
+    // `options`: exactly one marked of `k` = 3, its index in `pick`
+    type Kept = Option<(&'static [&'static str], usize)>;
+    let marked: [(&str, Kept); 7] = [
+        ("\"a\"*,\"b\",\"c\"", Some((&["a", "b", "c"], 0))),
+        ("\"a\",\"b*\",c", Some((&["a", "b", "c"], 1))),
+        ("\"a\",\"b\",c*", Some((&["a", "b", "c"], 2))),
+        ("\"a\",\"b\",\"c\\*\"", None),
+        ("\"a\"*,\"b\"*,\"c\"", None),
+        ("\"a\"*,\"b\"", None),
+        ("\"a\"*,\"b\",\"c\",\"d\"", None),
+    ];
+    for (text, want) in marked {
+        // the selection field holds the index the marker gives
+        let k = want.map_or(1, |(_, k)| k).to_string();
+        let doc = one.with(&[(options, text), (pick, &k)]);
+        assert_eq!(agree::<Kit>(&doc), want.is_some(), "{text:?}");
+        if let Some((want, k)) = want {
+            let r = row(&doc);
+            assert_eq!(r.options, want, "{text:?}");
+            assert_eq!(r.pick, k, "{text:?}");
+        }
+    }
 }
 
 /// A document whose records hold a count-keyed list of `i64`: signed

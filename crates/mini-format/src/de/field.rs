@@ -215,12 +215,15 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
 
     /// A list of text read in one walk (ADR 0046): each element cut,
     /// trimmed and unescaped straight into its `String`, with no element
-    /// vector between the line and the output; a marked list's markers
-    /// checked (E08) and its selection kept for the selection's field, as
+    /// vector between the line and the output; a list whose first element
+    /// is quoted (CSV style) is read by the list grammar, each text taken
+    /// as it is read (ADR 0061). A marked list's markers are checked (E08)
+    /// and its selection kept for the selection's field, as
     /// [`Self::list_rules`] keeps it. `None` when the list needs the
     /// element path ([`Self::list_elements`]), which reads it from the
     /// start and gives any error: an element type other than `str`, a
-    /// quote, a marker in a plain list, a broken marker rule or arity.
+    /// quote after an unquoted first element, a marker in a plain list, a
+    /// broken marker rule, arity or grammar.
     #[inline(always)]
     pub(super) fn text_list(&mut self) -> Option<Vec<String>> {
         let StepKind::List {
@@ -233,32 +236,42 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             return None;
         };
         let raw = self.raw().raw;
-        // a list in quotes is the element path's from its first byte
-        if item.ty != ScalarType::Str || raw.starts_with('"') {
+        if item.ty != ScalarType::Str {
             return None;
         }
         let sep = self.rec.plan.sep;
         let mut out = Vec::with_capacity(self.rec.count_hint(count, raw.len()));
         let marks = &mut self.rec.cur.marked;
         marks.clear();
-        let n = syntax::plain_text_list(raw, sep, |text, escaped, marked| {
-            if marked {
-                if marker.is_none() {
-                    return false;
-                }
-                marks.push(out.len());
+        let n = if raw.starts_with('"') {
+            // a list in quotes (CSV style): the grammar's quoted path, each
+            // text taken as it is read, with no vector of elements between
+            // (ADR 0061); a marker in a plain list is refused after it
+            let n = quoted_texts(raw, sep, &mut out, marks)?;
+            if marker.is_none() && !marks.is_empty() {
+                return None;
             }
-            out.push(if escaped {
-                // `syntax::unescape` written out: its call layer per
-                // element cost the typed reader 1.5% (round 24)
-                let mut decoded = String::with_capacity(text.len());
-                syntax::unescape_into(text, sep, &mut decoded);
-                decoded
-            } else {
-                text.to_owned()
-            });
-            true
-        })?;
+            n
+        } else {
+            syntax::plain_text_list(raw, sep, |text, escaped, marked| {
+                if marked {
+                    if marker.is_none() {
+                        return false;
+                    }
+                    marks.push(out.len());
+                }
+                out.push(if escaped {
+                    // `syntax::unescape` written out: its call layer per
+                    // element cost the typed reader 1.5% (round 24)
+                    let mut decoded = String::with_capacity(text.len());
+                    syntax::unescape_into(text, sep, &mut decoded);
+                    decoded
+                } else {
+                    text.to_owned()
+                });
+                true
+            })?
+        };
         if !self.rec.arity_holds(n, arity, count) {
             return None;
         }
@@ -454,6 +467,26 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             None => visitor.visit_none(),
         }
     }
+}
+
+/// The texts of a list of text that starts with a quote, pushed onto
+/// `out` as the list grammar reads them (ADR 0061), the marked ones'
+/// indices onto `marks`: how many there were, `None` when the grammar
+/// refuses the list. Out of line, so that [`FieldCur::text_list`]'s plain
+/// path, inlined into each record reader, keeps its shape.
+#[inline(never)]
+fn quoted_texts(
+    raw: &str,
+    sep: char,
+    out: &mut Vec<String>,
+    marks: &mut Vec<usize>,
+) -> Option<usize> {
+    syntax::quoted_text_list(raw, sep, |text, marked| {
+        if marked {
+            marks.push(out.len());
+        }
+        out.push(text.into_owned());
+    })
 }
 
 /// Forwards a primitive request to the atom's deserializer (which checks

@@ -18,8 +18,8 @@ use nom::{IResult, Parser};
 mod blocks;
 mod unescape;
 
-pub use blocks::{count_plain_list, plain_text_list, split_fields_fast};
-use blocks::{find_close, plain_list, push_field_exact, NoPieces, PieceMasks};
+pub use blocks::{count_plain_list, plain_text_list, quoted_text_list, split_fields_fast};
+use blocks::{find_close, push_field_exact, NoPieces, PieceMasks, TakeElements};
 pub use unescape::{unescape, unescape_into};
 
 /// The field separator.
@@ -387,6 +387,7 @@ fn quoted<'a>(sep: char) -> impl Parser<&'a str, Output = (Cow<'a, str>, bool), 
 /// longer than the masks held is decoded by a second pass
 /// ([`scan_quoted`]). When `decode` is false (validation: the text is not
 /// read), the body is given as written, doubled quotes and escapes intact.
+#[inline(always)]
 fn quoted_fast(text: &str, sep: char, decode: bool) -> Option<(&str, Cow<'_, str>, bool)> {
     let body = text.strip_prefix('"')?;
     let (close, last_marker, decoded) = match u8::try_from(sep) {
@@ -472,10 +473,19 @@ fn scan_quoted(body: &str, sep: char, mut out: Option<&mut String>) -> Option<(u
     }
 }
 
+/// `s` past its leading whitespace (the separator kept, when it is
+/// whitespace). The common case, a first byte that starts no whitespace,
+/// is decided in line; the rest out of line.
+#[inline(always)]
 fn skip_ws(s: &str, sep: char) -> &str {
     if s.as_bytes().first().is_none_or(|&b| !maybe_space(b)) {
         return s;
     }
+    skip_ws_slow(s, sep)
+}
+
+#[inline(never)]
+fn skip_ws_slow(s: &str, sep: char) -> &str {
     s.trim_start_matches(|c: char| is_space(c) && c != sep)
 }
 
@@ -518,7 +528,7 @@ fn push_plain<'a, const SURE: bool>(
     part: &'a str,
     escaped: bool,
     sep: char,
-    out: &mut Vec<Element<'a>>,
+    out: &mut impl TakeElements<'a>,
     decode: bool,
 ) {
     let (part, marked) = trim_marked(part, escaped);
@@ -529,7 +539,7 @@ fn push_plain<'a, const SURE: bool>(
     } else {
         Cow::Borrowed(part)
     };
-    out.push(Element {
+    out.take(Element {
         text,
         marked,
         quoted: false,
@@ -661,22 +671,24 @@ pub fn split_list_nom<'a>(
     list_with(raw, sep, out, false, Decode::All)
 }
 
-fn list_with<'a>(
+/// The list grammar: each element read into `out` (the grammar's
+/// `Element`s, or the direct reader's texts, [`quoted_text_list`]).
+fn list_with<'a, O: TakeElements<'a>>(
     raw: &'a str,
     sep: char,
-    out: &mut Vec<Element<'a>>,
+    out: &mut O,
     fast: bool,
     what: Decode,
 ) -> Result<(), SyntaxError> {
     let decode = what == Decode::All;
-    out.clear();
+    out.restart();
     if raw.is_empty() {
         return Ok(());
     }
-    if fast && sep.is_ascii() && plain_list(raw, sep as u8, out, decode) {
+    if fast && sep.is_ascii() && out.plain(raw, sep as u8, decode) {
         return Ok(());
     }
-    out.clear();
+    out.restart();
     let mut rest = raw;
     loop {
         rest = skip_ws(rest, sep);
@@ -714,7 +726,7 @@ fn list_with<'a>(
                 marked = true;
                 after = skip_ws(a, sep);
             }
-            out.push(Element {
+            out.take(Element {
                 text,
                 marked,
                 quoted: true,
@@ -739,7 +751,7 @@ fn list_with<'a>(
         }
         if rest.is_empty() {
             // trailing separator: an empty last element
-            out.push(Element {
+            out.take(Element {
                 text: Cow::Borrowed(""),
                 marked: false,
                 quoted: false,

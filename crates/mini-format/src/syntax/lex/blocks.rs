@@ -426,6 +426,81 @@ pub fn plain_text_list<'a>(
     cut_plain_list(raw, sep, &mut cut).then_some(cut.n)
 }
 
+/// Where the list grammar ([`list_with`]) puts the elements it reads: the
+/// grammar's own `Element`s, or, for the direct reader of a quoted list
+/// of text, each element handed on as it is read ([`quoted_text_list`]).
+pub(super) trait TakeElements<'a> {
+    /// Forgets any element taken so far (the grammar starts again).
+    fn restart(&mut self);
+    /// The fast path of a list with no quote ([`plain_list`]): false when
+    /// it did not decide, having taken nothing that counts.
+    fn plain(&mut self, raw: &'a str, sep: u8, decode: bool) -> bool;
+    /// Takes one element.
+    fn take(&mut self, element: Element<'a>);
+}
+
+impl<'a> TakeElements<'a> for Vec<Element<'a>> {
+    #[inline(always)]
+    fn restart(&mut self) {
+        self.clear();
+    }
+
+    #[inline(always)]
+    fn plain(&mut self, raw: &'a str, sep: u8, decode: bool) -> bool {
+        plain_list(raw, sep, self, decode)
+    }
+
+    #[inline(always)]
+    fn take(&mut self, element: Element<'a>) {
+        self.push(element);
+    }
+}
+
+/// [`quoted_text_list`]'s elements: counted and handed to the caller.
+struct EachElement<F> {
+    each: F,
+    n: usize,
+}
+
+impl<'a, F: FnMut(Cow<'a, str>, bool)> TakeElements<'a> for EachElement<F> {
+    fn restart(&mut self) {
+        // the grammar restarts only after the fast path, which this sink
+        // never takes: nothing has been handed on
+        debug_assert_eq!(self.n, 0);
+    }
+
+    #[inline(always)]
+    fn plain(&mut self, _: &'a str, _: u8, _: bool) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn take(&mut self, element: Element<'a>) {
+        self.n += 1;
+        (self.each)(element.text, element.marked);
+    }
+}
+
+/// The elements of a list of text written with quotes (CSV style), read
+/// by the list grammar ([`split_list`]: the same elements, decoded the
+/// same way, and the same errors) and handed to `each` as they are read,
+/// with whether each was marked: the direct reader of a `Vec<String>`
+/// takes each text as it comes, with no vector of elements between
+/// (ADR 0061). Returns how many there were, or `None` when
+/// the list breaks the grammar (the element path then reads it again and
+/// gives the error). Elements handed before an error are the caller's to
+/// drop.
+#[inline(always)]
+pub fn quoted_text_list<'a>(
+    raw: &'a str,
+    sep: char,
+    each: impl FnMut(Cow<'a, str>, bool),
+) -> Option<usize> {
+    let mut sink = EachElement { each, n: 0 };
+    list_with(raw, sep, &mut sink, true, Decode::All).ok()?;
+    Some(sink.n)
+}
+
 /// The walk of [`plain_list`] and [`plain_text_list`]: each element's raw
 /// text (untrimmed) and whether it holds a backslash, to `each`. False
 /// when `each` returns false or the text has an unescaped `"`; the
