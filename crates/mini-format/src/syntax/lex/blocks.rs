@@ -303,9 +303,11 @@ impl QuotedPieces for PieceMasks {
 
 impl PieceMasks {
     /// The text of a body closing at `close`: each piece's second byte
-    /// kept in its place (`n` escaped as a line break), the runs between
-    /// copied; `None` when a piece lies past the blocks held. The string
-    /// reserves `close` bytes, one more than its text for each piece.
+    /// kept in its place as the first byte of the run copied after it
+    /// (an escaped `n` pushed as a line break), the piece's first byte
+    /// left out; `None` when a piece lies past the blocks held. The
+    /// string reserves `close` bytes, one more than its text for each
+    /// piece.
     #[inline(always)]
     pub(super) fn decode(&self, body: &str, close: usize) -> Option<String> {
         if self.overflow {
@@ -323,13 +325,15 @@ impl PieceMasks {
                 let at = i * 64 + mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 // the piece's first byte, a quote or a backslash, is
-                // ASCII: `at - 1` and `at + 1` are character boundaries
+                // ASCII: `at - 1` and `at` are character boundaries; the
+                // kept byte starts the next run (no `char` pushed), an
+                // escaped `n` is a line break
                 out.push_str(&body[run..at - 1]);
-                out.push(match bytes[at] {
-                    b'n' => '\n',
-                    b => char::from(b),
-                });
-                run = at + 1;
+                run = at;
+                if bytes[at] == b'n' {
+                    out.push('\n');
+                    run = at + 1;
+                }
             }
         }
         out.push_str(&body[run..close]);
