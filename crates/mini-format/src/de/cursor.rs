@@ -382,9 +382,22 @@ impl<'de, 'c> Line<'_, 'de, 'c> {
     pub(super) fn count_hint(&self, count: Option<u16>, len: usize) -> usize {
         match (count, self.counts) {
             (Some(c), Some(counts)) => {
-                usize::try_from(counts[usize::from(c)]).map_or(0, |k| k.min(len / 2 + 1))
+                usize::try_from(counts[usize::from(c)]).map_or(0, |k| k.min(most_elements(len)))
             }
             _ => 0,
+        }
+    }
+
+    /// The capacity to give a list of text's vector: [`Self::count_hint`]
+    /// with a count key; without one, for a text that is not empty, the
+    /// first growth a `Vec<String>` makes on its first push (four), made
+    /// at once and capped the same way, so that no list calls the
+    /// out-of-line `grow_one` (ADR 0063); nothing for an empty text.
+    #[inline(always)]
+    pub(super) fn text_list_capacity(&self, count: Option<u16>, len: usize) -> usize {
+        match count {
+            None if len > 0 => most_elements(len).min(4),
+            _ => self.count_hint(count, len),
         }
     }
 
@@ -732,6 +745,13 @@ impl<'de> MapAccess<'de> for LineAccess<'_, 'de, '_> {
             )),
         }
     }
+}
+
+/// The most elements `len` bytes of list text can hold: an element and
+/// its separator take two bytes, the last element one.
+#[inline(always)]
+fn most_elements(len: usize) -> usize {
+    len / 2 + 1
 }
 
 #[cfg(test)]

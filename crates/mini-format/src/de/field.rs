@@ -240,7 +240,7 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
             return None;
         }
         let sep = self.rec.plan.sep;
-        let mut out = Vec::with_capacity(self.rec.count_hint(count, raw.len()));
+        let mut out = Vec::with_capacity(self.rec.text_list_capacity(count, raw.len()));
         let marks = &mut self.rec.cur.marked;
         marks.clear();
         let n = if raw.starts_with('"') {
