@@ -5,10 +5,19 @@
 //! made at once, capped the same way, and an empty list allocates nothing.
 //! So the reader never reserves more than pushing one by one would, and
 //! never more than the text can fill. `Vec::capacity` reports what was
-//! asked for, so these are exact, not timings.
+//! asked for, so these are exact, not timings. A header whose count the
+//! line cannot hold leaves no vector to look at (the record is refused):
+//! there the bytes the decode asked the allocator for are counted
+//! (`cap`'s running total), as `tests/value_alloc.rs` counts them.
 
+use std::alloc::System;
+
+use cap::Cap;
 use mini::Mini;
 use serde::{Deserialize, Serialize};
+
+#[global_allocator]
+static ALLOC: Cap<System> = Cap::new(System, usize::MAX);
 
 #[derive(Debug, PartialEq, Serialize, Deserialize, Mini)]
 #[mini(prefix = "caps", records = "rows")]
@@ -73,12 +82,30 @@ fn a_count_keyed_list_reserves_its_count_capped_by_its_text() {
     assert_eq!(row.words.capacity(), 2);
 }
 
+/// The bytes asked of the allocator while `read` runs (every thread's:
+/// the other tests of this file allocate a few hundred bytes at most).
+fn bytes_asked_during<T>(read: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOC.total_allocated();
+    let value = read();
+    (ALLOC.total_allocated() - before, value)
+}
+
 #[test]
 fn a_count_larger_than_the_text_can_hold_does_not_size_the_vector() {
     // `k` claims a million elements on a line of two: the record is
     // refused for its count (E07), and the reader's vector was sized by
-    // the text (3 bytes hold at most 2 elements), not by the header
+    // the text (3 bytes hold at most 2 elements), not by the header. A
+    // vector sized by the header would ask for 24 MB (a million
+    // `String`s); the whole decode, its error message included, asks for
+    // a few kilobytes.
     let text = "caps|n=1|k=1000000\n1|x|a,b\n";
-    let err = mini::from_str::<Caps>(text).expect_err("two elements, not a million");
+    // the contract is compiled on the first read: not counted
+    let _ = mini::from_str::<Caps>(text);
+    let (asked, read) = bytes_asked_during(|| mini::from_str::<Caps>(text));
+    let err = read.expect_err("two elements, not a million");
     assert!(err.to_string().contains("E07"), "{err}");
+    assert!(
+        asked < 64 * 1024,
+        "the decode asked for {asked} bytes: a vector sized by the header's count"
+    );
 }
