@@ -415,8 +415,9 @@ fn unescaping_is_the_rule_walked_a_character_at_a_time() {
     }
 }
 
-/// A text of 64 bytes or more is unescaped on the block masks
-/// (`unescape_long`, ADR 0051): the same text as the rule walked a
+/// A text of `LONG_TEXT` (96) bytes or more is unescaped on the block
+/// masks (`unescape_long`, ADR 0051, 0065), a shorter one by the search:
+/// either way the same text as the rule walked a
 /// character at a time, with escapes, runs of backslashes and multi-byte
 /// characters anywhere (across the 64-byte blocks, in the last block that
 /// overlaps the one before, a backslash dangling at the end), and appended
@@ -428,10 +429,12 @@ fn a_long_text_is_unescaped_on_the_block_masks_as_the_rule_says() {
         "word ", "*", "\"", "|", " ",
     ];
     let mut rng = crate::test_rng(0x5e5c_a9e5_0000_0002);
-    let mut long = 0;
+    let (mut long, mut searched) = (0, 0);
     for _ in 0..6_000 {
         let raw = random_text(&mut rng, &pieces, 160);
-        long += usize::from(raw.len() >= 64);
+        long += usize::from(raw.len() >= unescape::LONG_TEXT);
+        // 64 bytes and more, but searched
+        searched += usize::from((64..unescape::LONG_TEXT).contains(&raw.len()));
         for sep in [',', ';', '·'] {
             let mut out = String::from("kept:");
             unescape_into(&raw, sep, &mut out);
@@ -440,6 +443,7 @@ fn a_long_text_is_unescaped_on_the_block_masks_as_the_rule_says() {
         }
     }
     assert!(long > 3_000, "only {long} texts reached the block path");
+    assert!(searched > 300, "only {searched} texts of 64-95 bytes");
 }
 
 /// Unquoted elements split on the block masks read as the grammar reads
