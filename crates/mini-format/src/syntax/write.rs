@@ -82,13 +82,7 @@ fn escape_runs<const SEP: bool>(out: &mut String, text: &str, sep: &[u8], first:
             _ if SEP && b == first && (sep.len() == 1 || bytes[i..].starts_with(sep)) => {}
             // a line break (LF, CRLF or a lone CR) is written `\n`
             b'\n' | b'\r' => {
-                out.push_str(&text[run..i]);
-                out.push_str("\\n");
-                i += if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
+                i = put_line_break(out, text, run, i, b);
                 run = i;
                 continue;
             }
@@ -106,6 +100,21 @@ fn escape_runs<const SEP: bool>(out: &mut String, text: &str, sep: &[u8], first:
         i += if b.is_ascii() { 1 } else { sep.len() };
     }
     out.push_str(&text[run..]);
+}
+
+/// Appends the run `text[run..i]` and `\n` for the line break `b` at
+/// `i` (LF, CRLF or a lone CR: one `\n` each); returns the first byte past
+/// it, where the next run starts. The search and the block walk both
+/// write a line break through it.
+#[inline(always)]
+fn put_line_break(out: &mut String, text: &str, run: usize, i: usize, b: u8) -> usize {
+    out.push_str(&text[run..i]);
+    out.push_str("\\n");
+    if b == b'\r' && text.as_bytes().get(i + 1) == Some(&b'\n') {
+        i + 2
+    } else {
+        i + 1
+    }
 }
 
 /// The length from which [`escape_scalar_into`] finds a text's escapes
@@ -155,14 +164,8 @@ impl super::scan::LaneWalk for EscapeLong<'_, '_> {
                 }
                 let b = bytes[i];
                 if b == b'\n' || b == b'\r' {
-                    // a line break (LF, CRLF or a lone CR) is written `\n`
-                    out.push_str(&text[run..i]);
-                    out.push_str("\\n");
-                    next = if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-                        i + 2
-                    } else {
-                        i + 1
-                    };
+                    // a line break is written `\n`
+                    next = put_line_break(out, text, run, i, b);
                     run = next;
                 } else {
                     // `\` and `|` are written after a backslash: the
