@@ -252,6 +252,25 @@ pub(crate) fn enum_impl(
             _ => ::core::option::Option::None,
         }
     };
+    // the names packed for a search with no branch on which name it is
+    // (ADR 0066): none when a name does not fit in a word
+    let names: Vec<&String> = variants.iter().map(|(_, n)| n).collect();
+    let packed = if names.iter().all(|n| n.len() <= 15) {
+        quote!(#(#krate::__private::direct::pack_name(#names)),*)
+    } else {
+        quote!()
+    };
+    let index_arms: Vec<_> = variants
+        .iter()
+        .enumerate()
+        .map(|(k, (v, _))| quote!(#k => ::core::option::Option::Some(#ident::#v),))
+        .collect();
+    let by_index = quote! {
+        |__k: usize| match __k {
+            #(#index_arms)*
+            _ => ::core::option::Option::None,
+        }
+    };
     quote! {
         #[automatically_derived]
         impl<'de> #krate::__private::direct::DirectValue<'de> for #ident
@@ -262,7 +281,8 @@ pub(crate) fn enum_impl(
             fn read_direct(
                 __field: #krate::__private::direct::DirectField<'_, '_, 'de, '_>,
             ) -> #krate::Result<Self> {
-                __field.enum_value(#pick)
+                const __NAMES: &[u128] = &[#packed];
+                __field.enum_value_named(__NAMES, #by_index, #pick)
             }
         }
 

@@ -268,6 +268,24 @@ impl<'de> DirectField<'_, '_, 'de, '_> {
         self,
         pick: impl FnOnce(&str) -> Option<T>,
     ) -> Result<T> {
+        self.enum_value_named(&[], |_| None, pick)
+    }
+
+    /// [`Self::enum_value`] with the variants' names packed (`names`, the
+    /// variant at index `k` named `names[k]`, each by [`pack_name`]) and
+    /// `by_index` giving the variant at an index: a name is found among
+    /// them with no branch on which it is, and taken when the contract
+    /// lists the same name at the same place (a derived type's own
+    /// contract does), so that neither the rule (E10) nor the variant
+    /// costs a branch the text decides (ADR 0066). Anything else takes
+    /// [`Self::enum_value`]'s path.
+    #[inline(always)]
+    pub fn enum_value_named<T: de::Deserialize<'de>>(
+        self,
+        names: &[u128],
+        by_index: impl FnOnce(usize) -> Option<T>,
+        pick: impl FnOnce(&str) -> Option<T>,
+    ) -> Result<T> {
         let mut f = self.0;
         let step = f.rec.step(f.i);
         if let StepKind::Scalar(s) = step.kind {
@@ -276,12 +294,22 @@ impl<'de> DirectField<'_, '_, 'de, '_> {
                 // that is no unique key: its rule (E10) checked here, with
                 // no typed value built
                 let raw = f.raw();
-                if s.ty == ScalarType::Enum
+                let plain = s.ty == ScalarType::Enum
                     && step.unique.is_none()
                     && !raw.escaped
-                    && !raw.raw.is_empty()
-                    && crate::check::enum_has(&s.values, raw.raw)
-                {
+                    && !raw.raw.is_empty();
+                if plain {
+                    if let Some(k) = name_index(names, raw.raw) {
+                        // the contract's value at the same place is the
+                        // same name: the rule holds, and `k` is the variant
+                        if s.values.get(k).is_some_and(|v| v.as_str() == raw.raw) {
+                            if let Some(v) = by_index(k) {
+                                return Ok(v);
+                            }
+                        }
+                    }
+                }
+                if plain && crate::check::enum_has(&s.values, raw.raw) {
                     return match pick(raw.raw) {
                         Some(v) => Ok(v),
                         None => f.after_scalar(Typed::Atom(Atom::Str(Cow::Borrowed(raw.raw)))),
@@ -341,6 +369,43 @@ impl<'de> TupleParts<'_, 'de, '_> {
         };
         read.map_err(|refused| self.0.after_refusal(refused))
     }
+}
+
+/// A unit enum variant's name packed for [`DirectField::enum_value_named`]:
+/// its bytes in the low fifteen bytes of the word (the first lowest), its
+/// length in the top byte. A name of more than fifteen bytes does not
+/// pack (a compile-time error where the derive's constants call it; the
+/// derive packs no name list with such a name).
+pub const fn pack_name(name: &str) -> u128 {
+    let bytes = name.as_bytes();
+    assert!(bytes.len() <= 15, "a packed name has at most 15 bytes");
+    let mut word = (bytes.len() as u128) << 120;
+    let mut k = 0;
+    while k < bytes.len() {
+        word |= (bytes[k] as u128) << (8 * k);
+        k += 1;
+    }
+    word
+}
+
+/// The index of `text` among the packed `names` ([`pack_name`]), with no
+/// branch on which one it is (the names are distinct: at most one is
+/// equal). `None` when none is, or `text` has more than fifteen bytes.
+#[inline(always)]
+fn name_index(names: &[u128], text: &str) -> Option<usize> {
+    let word = crate::syntax::short_word(text.as_bytes())?;
+    // the names read from memory, not known to the compiler: as constants
+    // it turned "is any equal" into a tree of branches on the text, and
+    // with their number known it unrolled the loop with a branch a name
+    // (ADR 0066)
+    let names = std::hint::black_box(names);
+    let (mut hit, mut at) = (false, 0usize);
+    for (k, &name) in names.iter().enumerate() {
+        let equal = name == word;
+        hit |= equal;
+        at |= usize::from(equal).wrapping_neg() & k;
+    }
+    hit.then_some(at)
 }
 
 impl<'de> ListElements<'_, '_, 'de, '_> {
@@ -579,5 +644,71 @@ impl<'de, T: DirectElement<'de>> DirectValue<'de> for Vec<T> {
             out.push(T::read_element(&mut list, k)?);
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{name_index, pack_name};
+
+    /// `pack_name` (at compile time, in the derive's constants) and the
+    /// reader's word of a text (`syntax::short_word`) are the same packing:
+    /// equal words for equal texts of every length a word holds, and
+    /// different words for a text and its prefix, its extension by a NUL,
+    /// or one changed byte.
+    #[test]
+    fn a_name_and_a_text_pack_alike_and_apart() {
+        let alphabet = "ab\0z~é";
+        let mut texts = vec![String::new()];
+        for len in 1..=15 {
+            let text: String = alphabet.chars().cycle().skip(len).take(len).collect();
+            if text.len() <= 15 {
+                texts.push(text);
+            }
+        }
+        for text in &texts {
+            let word = crate::syntax::short_word(text.as_bytes()).expect("fits");
+            assert_eq!(word, pack_name(text), "{text:?}");
+            let mut longer = text.clone();
+            longer.push('\0');
+            if longer.len() <= 15 {
+                assert_ne!(pack_name(&longer), word, "{text:?} and a NUL");
+            }
+            if let Some(last) = text.chars().last() {
+                let shorter = &text[..text.len() - last.len_utf8()];
+                assert_ne!(pack_name(shorter), word, "{text:?} and its prefix");
+                let changed = format!("{shorter}{}", if last == 'a' { 'b' } else { 'a' });
+                if changed.len() <= 15 {
+                    assert_ne!(pack_name(&changed), word, "{text:?} changed");
+                }
+            }
+        }
+        assert_eq!(crate::syntax::short_word(&[b'x'; 16]), None);
+    }
+
+    /// Each name is found at its own index, and only a name is found.
+    #[test]
+    fn a_name_is_found_at_its_index_and_nothing_else_is() {
+        let names = [
+            pack_name("en"),
+            pack_name("es"),
+            pack_name("fifteen_bytes_x"),
+            pack_name("e"),
+        ];
+        for (k, text) in ["en", "es", "fifteen_bytes_x", "e"].into_iter().enumerate() {
+            assert_eq!(name_index(&names, text), Some(k), "{text}");
+        }
+        for text in [
+            "",
+            "n",
+            "en\0",
+            "ne",
+            "EN",
+            "fifteen_bytes_",
+            "fifteen_bytes_xy",
+        ] {
+            assert_eq!(name_index(&names, text), None, "{text:?}");
+        }
+        assert_eq!(name_index(&[], "en"), None);
     }
 }

@@ -6,7 +6,7 @@
 
 mod lex;
 mod scan;
-pub(crate) use scan::lanes_name;
+pub(crate) use scan::{lanes_name, short_word};
 mod write;
 
 pub use lex::{

@@ -28,8 +28,8 @@ fn load16(bytes: &[u8], at: usize) -> (wide::u8x16, usize) {
     (wide::u8x16::from(short16(rest).to_le_bytes()), 0)
 }
 
-/// A slice shorter than sixteen bytes (the only length its one caller,
-/// [`load16`], hands it) as the low bytes of a `u128`, the
+/// A slice shorter than sixteen bytes (the only length its callers,
+/// [`load16`] and [`short_word`], hand it) as the low bytes of a `u128`, the
 /// rest zero, read by at most two overlapping word loads and put together
 /// in registers. A zero-padded copy in memory read back as one vector
 /// waits for its byte stores to land (a store-to-load forward that fails).
@@ -59,6 +59,16 @@ fn short16(rest: &[u8]) -> u128 {
             .rev()
             .fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
     }
+}
+
+/// A text of at most fifteen bytes as one word: its bytes in the low
+/// fifteen bytes (the first lowest), its length in the top byte, so that
+/// two texts are equal when their words are (the direct reader's enum
+/// names, `de::direct::pack_name`, packed the same way). `None` for a
+/// longer text.
+#[inline(always)]
+pub(crate) fn short_word(bytes: &[u8]) -> Option<u128> {
+    (bytes.len() <= 15).then(|| short16(bytes) | (bytes.len() as u128) << 120)
 }
 
 /// One bit per byte of `v` equal to `b`.
