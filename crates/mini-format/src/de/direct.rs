@@ -260,25 +260,16 @@ impl<'de> DirectField<'_, '_, 'de, '_> {
         T::deserialize(self.0)
     }
 
-    /// A unit enum's value: `pick` maps a name to its variant (the derive
+    /// A unit enum's value. `names` holds the variants' names packed (the
+    /// variant at index `k` named `names[k]`, each by [`pack_name`]; empty
+    /// when a name is longer than fifteen bytes) and `by_index` gives the
+    /// variant at an index: a name is found among them with no branch on
+    /// which it is, and taken when the contract lists the same name at the
+    /// same place (a derived type's own contract does), so that neither the
+    /// rule (E10) nor the variant costs a branch the text decides (ADR
+    /// 0066). Otherwise `pick` maps a name to its variant (the derive
     /// writes it from the names serde reads); a name it does not know, or
     /// a field of another kind, goes through serde.
-    #[inline(always)]
-    pub fn enum_value<T: de::Deserialize<'de>>(
-        self,
-        pick: impl FnOnce(&str) -> Option<T>,
-    ) -> Result<T> {
-        self.enum_value_named(&[], |_| None, pick)
-    }
-
-    /// [`Self::enum_value`] with the variants' names packed (`names`, the
-    /// variant at index `k` named `names[k]`, each by [`pack_name`]) and
-    /// `by_index` giving the variant at an index: a name is found among
-    /// them with no branch on which it is, and taken when the contract
-    /// lists the same name at the same place (a derived type's own
-    /// contract does), so that neither the rule (E10) nor the variant
-    /// costs a branch the text decides (ADR 0066). Anything else takes
-    /// [`Self::enum_value`]'s path.
     #[inline(always)]
     pub fn enum_value_named<T: de::Deserialize<'de>>(
         self,
@@ -410,7 +401,7 @@ fn name_index(names: &[u128], text: &str) -> Option<usize> {
 
 impl<'de> ListElements<'_, '_, 'de, '_> {
     /// Element `k` of a list of a unit enum (see
-    /// [`DirectField::enum_value`]).
+    /// [`DirectField::enum_value_named`]).
     #[inline(always)]
     pub fn enum_element<T: de::Deserialize<'de>>(
         &mut self,
@@ -666,6 +657,10 @@ mod tests {
                 texts.push(text);
             }
         }
+        // the full word: fifteen bytes, one text ending in a multibyte
+        // character and one in a NUL
+        texts.extend(["abcdefghijklmno", "abcdefghijklmé", "abcdefghijklmn\0"].map(String::from));
+        assert!(texts.iter().filter(|t| t.len() == 15).count() >= 3);
         for text in &texts {
             let word = crate::syntax::short_word(text.as_bytes()).expect("fits");
             assert_eq!(word, pack_name(text), "{text:?}");
