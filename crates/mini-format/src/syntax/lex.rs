@@ -251,7 +251,10 @@ pub fn is_space(c: char) -> bool {
 
 /// Trims unescaped outer whitespace from raw text (an escaped separator that
 /// is itself whitespace, like `\<TAB>`, is kept).
-#[inline]
+///
+/// Called on every field and list element: only the look at the two edges
+/// goes in line, and the trimming itself is a cold call (ADR 0067).
+#[inline(always)]
 pub fn trim_raw(s: &str) -> &str {
     // fast path: ASCII edges that are not whitespace (nothing to trim)
     match (s.as_bytes().first(), s.as_bytes().last()) {
@@ -262,6 +265,8 @@ pub fn trim_raw(s: &str) -> &str {
     trim_raw_slow(s)
 }
 
+#[cold]
+#[inline(never)]
 fn trim_raw_slow(s: &str) -> &str {
     let start = s.trim_start_matches(is_space);
     let mut end = start.trim_end_matches(is_space);
