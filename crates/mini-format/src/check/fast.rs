@@ -171,12 +171,35 @@ impl Walk {
         scratch: &mut Scratch<'a>,
         sink: &mut S,
     ) -> bool {
+        self.line_in_line(engine, line, scratch, sink)
+    }
+
+    /// [`Walk::line`] in line in its caller, and its steps in line when
+    /// `sink` takes verdicts only: the validator's loop holds the whole
+    /// walk, whatever the compiler decides elsewhere (left to it, the walk
+    /// became calls in some builds of unrelated changes, ADR 0068).
+    #[inline(always)]
+    fn line_in_line<'a, S: Sink<'a>>(
+        &mut self,
+        engine: &mut Engine<'_>,
+        line: Line<'a>,
+        scratch: &mut Scratch<'a>,
+        sink: &mut S,
+    ) -> bool {
         let plan = &engine.plan;
         // the counts are resolved with the header: none before it
         let Some(counts) = engine.counts.as_deref() else {
             return false;
         };
-        if !plan.scalar_uniques || !steps(&mut self.keys, plan, counts, line, scratch, sink) {
+        if !plan.scalar_uniques {
+            return false;
+        }
+        let kept = if S::VALUES {
+            steps(&mut self.keys, plan, counts, line, scratch, sink)
+        } else {
+            steps_in_line(&mut self.keys, plan, counts, line, scratch, sink)
+        };
+        if !kept {
             return false;
         }
         if !plan.uniques.is_empty() {
@@ -198,8 +221,23 @@ impl Walk {
 }
 
 /// The steps of one line: true when every field keeps its rules; the
-/// unique keys in `keys`, by slot.
+/// unique keys in `keys`, by slot. The canonical value's walk calls this,
+/// and the compiler decides whether it goes in line there; the
+/// validator's walk takes [`steps_in_line`].
 fn steps<'a, S: Sink<'a>>(
+    keys: &mut [String],
+    plan: &Plan<'_>,
+    counts: &[u64],
+    line: Line<'a>,
+    scratch: &mut Scratch<'a>,
+    sink: &mut S,
+) -> bool {
+    steps_in_line(keys, plan, counts, line, scratch, sink)
+}
+
+/// [`steps`] in line in its caller (the validator's walk, ADR 0068).
+#[inline(always)]
+fn steps_in_line<'a, S: Sink<'a>>(
     keys: &mut [String],
     plan: &Plan<'_>,
     counts: &[u64],
@@ -514,11 +552,13 @@ impl<'c, 'a> Validator<'c, 'a> {
         }
     }
 
-    /// Checks one significant line.
+    /// Checks one significant line (in line in the document's loop: left
+    /// to the compiler, it stayed a call in some builds, ADR 0068).
+    #[inline(always)]
     pub(crate) fn line(&mut self, line: Line<'a>) {
         if self
             .walk
-            .line(&mut self.engine, line, &mut self.scratch, &mut ())
+            .line_in_line(&mut self.engine, line, &mut self.scratch, &mut ())
         {
             return;
         }

@@ -32,7 +32,7 @@ pub use hint::{
 pub(crate) use record::{arity_allows, check_arity, check_field, check_marker};
 pub use record::{check_record, check_record_into, RecordOutcome};
 pub use scalar::{bound_text, check_atom, check_float, Atom, Violation};
-pub(crate) use scalar::{check_small_int, enum_has, key_tag, plain_finite_float};
+pub(crate) use scalar::{check_small_int, enum_has, key_tag, plain_finite_float, read_float};
 pub(crate) use scratch::relife;
 use scratch::Pools;
 pub use scratch::Scratch;

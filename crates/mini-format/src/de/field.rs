@@ -10,7 +10,7 @@ use de::Deserializer as _;
 
 use super::parts::Parts;
 use super::typed::{type_text, Typed, TypedDe};
-use crate::check::{check_atom, check_float, check_marker, check_small_int, key_tag};
+use crate::check::{check_atom, check_float, check_marker, check_small_int, key_tag, read_float};
 use crate::contract::{Component, Scalar, ScalarType};
 use crate::plan::StepKind;
 use crate::syntax::{self, RawField};
@@ -71,7 +71,7 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
                 _ => None,
             },
             ScalarType::Float if self.rec.step(self.i).unique.is_none() => {
-                check_float(Cow::Borrowed(raw.raw), s, true)
+                read_float(Cow::Borrowed(raw.raw), s, true)
                     .ok()
                     .map(Typed::Float)
             }

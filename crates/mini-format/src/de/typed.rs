@@ -5,7 +5,7 @@
 
 use super::*;
 
-use crate::check::{check_atom, check_float, check_small_int};
+use crate::check::{check_atom, check_small_int, read_float};
 use crate::contract::{Scalar, ScalarType};
 
 /// A value typed by the engine's rules: an atom, or a float already read
@@ -30,7 +30,7 @@ pub(super) fn type_text<'de>(
         }
     }
     if spec.ty == ScalarType::Float {
-        check_float(text, spec, ranged).ok().map(Typed::Float)
+        read_float(text, spec, ranged).ok().map(Typed::Float)
     } else {
         check_atom(text, spec, ranged).ok().map(Typed::Atom)
     }

@@ -276,10 +276,16 @@ impl<'a> Sink<'a> for RecordSink<'_> {
         }
     }
 
+    // `scalar`, `number`, `element` and `element_number` are pinned in
+    // line: the compiler took them out of the walk's loop when other
+    // code changed (ADR 0068); `component` and `component_number` are
+    // left to it (pinned, the tuple's closure came out instead)
+    #[inline(always)]
     fn scalar(&mut self, _i: usize, atom: Atom<'a>) {
         self.values.push(atom_to_json(atom));
     }
 
+    #[inline(always)]
     fn number(&mut self, _i: usize, n: Num) {
         self.values.push(num_to_json(n));
     }
@@ -289,6 +295,7 @@ impl<'a> Sink<'a> for RecordSink<'_> {
         self.marked.clear();
     }
 
+    #[inline(always)]
     fn element(&mut self, atom: Atom<'a>, marked: bool) {
         if marked {
             self.marked.push(self.items.len());
@@ -296,6 +303,7 @@ impl<'a> Sink<'a> for RecordSink<'_> {
         self.items.push(atom_to_json(atom));
     }
 
+    #[inline(always)]
     fn element_number(&mut self, n: Num, marked: bool) {
         if marked {
             self.marked.push(self.items.len());
