@@ -102,6 +102,12 @@ impl<'c> Engine<'c> {
         &self.plan
     }
 
+    /// The values claimed so far by the `unique` fields (a reader asks for
+    /// a key's table line through it, ADR 0069).
+    pub(crate) fn uniques(&self) -> &Uniques {
+        &self.uniques
+    }
+
     /// The header's count keys by plan slot (see [`Engine::check_line`]):
     /// `None` before the header, or when one is not a plain `u64`.
     pub(crate) fn slot_counts(&self) -> Option<&[u64]> {

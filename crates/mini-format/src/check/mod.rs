@@ -9,6 +9,7 @@ mod engine;
 mod fast;
 mod header;
 mod hint;
+mod key_table;
 mod record;
 mod scalar;
 mod scratch;

@@ -37,7 +37,7 @@ const INDEXED: usize = if cfg!(test) { 64 } else { u32::MAX as usize };
 pub(super) struct KeySet {
     pub(super) arena: String,
     pub(super) spans: Vec<(usize, usize)>,
-    pub(super) table: hashbrown::HashTable<u32>,
+    pub(super) table: super::key_table::KeyTable,
     pub(super) overflow: std::collections::HashSet<Box<str>>,
     pub(super) small: Vec<u64>,
     pub(super) ints: hashbrown::HashTable<i64>,
@@ -142,7 +142,7 @@ impl KeySet {
     }
 
     fn find(&self, hash: u64, key: &str) -> bool {
-        self.table.find(hash, |&i| self.key_at(i) == key).is_some()
+        self.table.find(hash, |i| self.key_at(i) == key).is_some()
             || (!self.overflow.is_empty() && self.overflow.contains(key))
     }
 
@@ -170,24 +170,30 @@ impl KeySet {
             return true;
         }
         // one probe finds the key or the slot it goes to
-        let (arena, spans, hasher) = (&self.arena, &self.spans, &self.hasher);
-        let span_of = |j: u32| {
+        let (arena, spans) = (&self.arena, &self.spans);
+        let held = |j: u32| {
             let (a, l) = spans[j as usize];
-            &arena[a..a + l]
+            &arena[a..a + l] == key
         };
-        let entry = self.table.entry(
-            hash,
-            |&j| span_of(j) == key,
-            |&j| std::hash::BuildHasher::hash_one(hasher, span_of(j)),
-        );
-        let hashbrown::hash_table::Entry::Vacant(slot) = entry else {
+        if !self.table.insert_unless(hash, i as u32, held) {
             return false;
-        };
-        slot.insert(i as u32);
+        }
         let at = self.arena.len();
         self.arena.push_str(key);
         self.spans.push((at, key.len()));
         true
+    }
+
+    /// Asks for the cache line that claiming the text `key` will probe
+    /// first (ADR 0069): a hint, nothing is claimed. An int's key has no
+    /// table line to ask for (a bit, or a table of its own), and is told
+    /// by its tag alone (reading its digits would cost more than the hint
+    /// saves; an int key that is not canonical goes unhinted).
+    #[inline]
+    pub(super) fn prefetch(&self, key: &str) {
+        if !key.starts_with(key_tag::INT) {
+            self.table.prefetch(self.hash(key));
+        }
     }
 
     fn contains_key(&self, key: Key<'_>) -> bool {
@@ -229,15 +235,10 @@ impl KeySet {
             self.overflow.insert(key.into());
             return;
         }
-        let i = i as u32;
         let at = self.arena.len();
         self.arena.push_str(key);
         self.spans.push((at, key.len()));
-        let (arena, spans, hasher) = (&self.arena, &self.spans, &self.hasher);
-        self.table.insert_unique(hash, i, |&j| {
-            let (a, l) = spans[j as usize];
-            std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
-        });
+        self.table.insert_unless(hash, i as u32, |_| false);
     }
 
     /// Gives back a key claimed by the record being rejected (the last
@@ -252,13 +253,8 @@ impl KeySet {
             return;
         }
         let hash = self.hash(key);
-        let (arena, spans) = (&self.arena, &self.spans);
-        let found = self.table.find_entry(hash, |&i| {
-            let (a, l) = spans[i as usize];
-            &arena[a..a + l] == key
-        });
-        if let Ok(entry) = found {
-            let (i, _) = entry.remove();
+        if let Some(at) = self.table.find(hash, |i| self.key_at(i) == key) {
+            let i = self.table.remove_at(at);
             if i as usize + 1 == self.spans.len() {
                 let (at, _) = self.spans[i as usize];
                 self.spans.pop();
@@ -280,6 +276,16 @@ impl Uniques {
         }
     }
 
+    /// Asks for the cache line that claiming `key` for field `i` will
+    /// probe first, so that the claim at the record's end finds it in the
+    /// cache (ADR 0069): a reader calls it as soon as it has the key.
+    #[inline]
+    pub(crate) fn prefetch(&self, i: usize, key: &str) {
+        if let Some(set) = self.seen.get(i) {
+            set.prefetch(key);
+        }
+    }
+
     /// Claims `key` for field `i` when no accepted record holds it; false
     /// (nothing claimed) when one does.
     pub(crate) fn claim(&mut self, i: usize, key: &str) -> bool {
@@ -289,6 +295,7 @@ impl Uniques {
     /// Claims every key of one record (`(field index, key)`) when none is
     /// held yet; false, claiming nothing, when one is (E11: the engine
     /// then reports the clash).
+    #[inline(always)]
     pub(crate) fn claim_all<'k>(
         &mut self,
         keys: impl Iterator<Item = (usize, Key<'k>)> + Clone,
@@ -322,7 +329,6 @@ impl Uniques {
             if !f.unique {
                 continue;
             }
-            let hasher = &set.hasher;
             match &f.kind {
                 // ints as bits, for ids numbered from 1 up to `n` (other
                 // ints go to a table grown as they come)
@@ -332,11 +338,7 @@ impl Uniques {
                 }
                 // any other value: its key text, in the arena
                 _ => {
-                    let (arena, spans) = (&set.arena, &set.spans);
-                    set.table.reserve(n, |&j| {
-                        let (a, l) = spans[j as usize];
-                        std::hash::BuildHasher::hash_one(hasher, &arena[a..a + l])
-                    });
+                    set.table.reserve(n);
                     set.spans.reserve(n);
                     set.arena.reserve(n.saturating_mul(8));
                 }

@@ -22,7 +22,7 @@ use super::field::FieldCur;
 use super::typed::Typed;
 use super::*;
 
-use crate::check::{arity_allows, check_arity, check_field, relife, unique_key, Key};
+use crate::check::{arity_allows, check_arity, check_field, relife, unique_key, Key, Uniques};
 use crate::contract::{Arity, MarkerRule};
 use crate::plan::{Plan, Step};
 use crate::syntax::{self, Element, RawField};
@@ -103,6 +103,7 @@ pub(crate) fn read_record_with<'de, V>(
             header,
             plan,
             counts: engine.slot_counts(),
+            uniques: engine.uniques(),
             cur: &mut *cursor,
             line: line.number,
             index,
@@ -346,6 +347,8 @@ pub(super) struct Line<'a, 'de, 'c> {
     /// The header's count keys by plan slot (`None`: one is not a plain
     /// `u64`, and the arity rule reads the header).
     pub(super) counts: Option<&'a [u64]>,
+    /// The claims so far (only asked for a key's table line).
+    pub(super) uniques: &'a Uniques,
     pub(super) cur: &'a mut Cursor<'de>,
     pub(super) line: usize,
     pub(super) index: usize,

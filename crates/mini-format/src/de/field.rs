@@ -46,9 +46,12 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
     #[inline(never)]
     fn text_key(&mut self, tag: char, text: &str) {
         let cur = &mut *self.rec.cur;
+        let start = cur.keys.len();
         cur.keys.push(tag);
         cur.keys.push_str(text);
         cur.key_ends.push((self.i, KeyEnd::Text(cur.keys.len())));
+        // claimed at the record's end, from the line asked for now
+        self.rec.uniques.prefetch(self.i, &cur.keys[start..]);
     }
 
     /// The typed value of a present scalar field of type `ty` (a constant

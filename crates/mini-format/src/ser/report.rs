@@ -96,6 +96,13 @@ impl Claims {
         self.uniques.reserve(contract, records);
     }
 
+    /// Asks for the cache line that claiming `key` for field `i` will
+    /// probe (a hint, ADR 0069).
+    #[inline]
+    pub(super) fn prefetch(&self, i: usize, key: &str) {
+        self.uniques.prefetch(i, key);
+    }
+
     /// Claims `key` for field `i`; false (nothing claimed) when an accepted
     /// record holds it.
     pub(super) fn claim(&mut self, i: usize, key: &str) -> bool {

@@ -292,6 +292,8 @@ fn write_value<T: Serialize + ?Sized>(enc: &mut Enc<'_>, i: usize, v: &T) -> F {
         }
         let end = enc.fast.keys.len();
         enc.fast.key_ends.push((i, end));
+        // claimed at the record's end, from the line asked for now
+        enc.claims.prefetch(i, &enc.fast.keys[key_at..end]);
     }
     enc.fast.ends[i] = enc.out.buf.len();
     Ok(())
