@@ -212,9 +212,9 @@ mod tests {
     fn the_table_is_a_map_through_collisions_removals_and_growth() {
         let mut rng = crate::test_rng(0x7ab1_e000_0001);
         let mut table = KeyTable::default();
-        // key k's hash: a few tags shared by many keys, so probes run
-        // long and wrap; its index: its position in `keys`
-        // (some tags near `u32::MAX`, so that probes wrap past the end)
+        // key k's hash: a few tags shared by many keys, so that probes
+        // run long, some near `u32::MAX`, so that they wrap past the
+        // table's end; its index: its position in `keys`
         let hash = |k: u64| {
             let t = ((k % 37) as u32).wrapping_sub((k % 3) as u32 * 17);
             (u64::from(t) << 32) | k

@@ -5,10 +5,11 @@ use super::*;
 /// Tracks the values of `unique` fields claimed by accepted records.
 ///
 /// Each unique field keeps its claimed keys back to back in one arena
-/// `String`, indexed by a SwissTable of spans hashed with foldhash (seeded
-/// per process, so the table stays minimally resistant to crafted
-/// collisions): one hash and no allocation per claimed value, instead of a
-/// SipHash and a `Box<str>` each (ADR 0008).
+/// `String`, indexed by a table of claim indexes hashed with foldhash
+/// (seeded per process, so the table stays minimally resistant to crafted
+/// collisions; `check::key_table`, ADR 0069): one hash and no
+/// allocation per claimed value, instead of a SipHash and a `Box<str>`
+/// each (ADR 0008).
 #[derive(Debug, Default)]
 pub struct Uniques {
     pub(super) seen: Vec<KeySet>,
@@ -20,11 +21,13 @@ const INDEXED: usize = if cfg!(test) { 64 } else { u32::MAX as usize };
 
 /// The claimed keys of one field.
 ///
-/// The table holds a 4-byte index per key (half of a `(start, len)` span:
-/// at 100,000 keys the table stays in a core's L2 cache instead of
-/// spilling from it, ADR 0033); the spans are kept in claim order beside
-/// it and read only to compare a key whose hash matches. Keys past index
-/// `u32::MAX` (four billion claims of one field) go to `overflow`.
+/// The table holds an 8-byte slot per key, its hash's 32-bit tag beside
+/// its claim index, so that a reader can ask the cache for a key's slot
+/// before it claims the key ([`KeySet::prefetch`], ADR 0069; before, a
+/// SwissTable of 4-byte indexes, ADR 0033); the spans are kept in claim
+/// order beside it and read only to compare a key whose tag matches.
+/// Keys past index `u32::MAX` (four billion claims of one field) go to
+/// `overflow`.
 ///
 /// The key of an int that fits in 18 digits is kept as the int itself
 /// (ADR 0045): an int in `0..SMALL_INTS` as one bit of `small` (ids
