@@ -246,6 +246,11 @@ pub(crate) struct StrLines<'de> {
 }
 
 impl<'de> StrLines<'de> {
+    /// The bytes not yet read.
+    pub(crate) fn left(&self) -> usize {
+        self.rest.map_or(0, |r| r.len())
+    }
+
     pub(crate) fn new(text: &'de str, limits: Limits) -> Self {
         StrLines {
             rest: Some(text),
@@ -339,6 +344,11 @@ pub(crate) struct SliceLines<'de> {
 }
 
 impl<'de> SliceLines<'de> {
+    /// The bytes not yet read.
+    pub(crate) fn left(&self) -> usize {
+        self.rest.map_or(0, |r| r.len())
+    }
+
     pub(crate) fn new(bytes: &'de [u8], limits: Limits) -> Self {
         SliceLines {
             rest: Some(bytes),

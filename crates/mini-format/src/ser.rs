@@ -26,6 +26,7 @@ mod leaf;
 mod out;
 mod record;
 mod report;
+mod short_decimal;
 mod sink;
 #[cfg(test)]
 mod tests;

@@ -342,6 +342,14 @@ impl<'de> Source<'de> {
             Source::Slice(l) => l.next_line(),
         }
     }
+
+    /// The bytes not yet read.
+    fn left(&self) -> usize {
+        match self {
+            Source::Str(l) => l.left(),
+            Source::Slice(l) => l.left(),
+        }
+    }
 }
 
 /// The `.mini` deserializer over a whole document.
@@ -534,14 +542,15 @@ impl<'de> Deserializer<'de, '_> {
     }
 
     /// The records of a document, each read by `R`'s direct reader (ADR
-    /// 0044), in a vector sized as serde's sizes it (the header's `n`,
-    /// capped at 1 MiB). Not public API.
+    /// 0044), in a vector sized from the header's `n`, capped by what the
+    /// input has left (`check::records_to_reserve`). Not public API.
     #[doc(hidden)]
     pub fn direct_records<R: direct::DirectRecord<'de>>(&mut self) -> Result<Vec<R>> {
         let expected = RecordsDe { de: self }.size_hint().unwrap_or(0);
         let mut records = Vec::with_capacity(crate::check::records_to_reserve(
             expected,
             std::mem::size_of::<R>(),
+            self.lines.left(),
         ));
         loop {
             // each record is pushed where it is built (a record moved

@@ -17,6 +17,7 @@ use crate::error::Code;
 use crate::number::{self, Dec};
 use crate::syntax::{escape_element_into, escape_scalar_sep_into, is_space};
 
+use super::short_decimal::put_short_decimal;
 use super::sink::Leaf;
 
 /// A refusal: what the serializer cannot write, with the code the parser
@@ -596,10 +597,12 @@ fn put_wide_int(out: &mut String, leaf: &Leaf<'_>) {
 
 /// Appends a finite `f64` in its shortest round-trip digits, plain, with an
 /// exponent only past 30 padding zeros: what `dumps` always wrote
-/// ([`number::format_f64`]), made faster in the common range.
+/// ([`number::format_f64`]), made faster in the common range and faster
+/// still for a decimal of a few places ([`put_short_decimal`]).
 pub(super) fn put_f64(out: &mut String, x: f64) {
     if x == 0.0 {
         out.push('0');
+    } else if put_short_decimal(out, x) {
     } else if (1e-15..1e15).contains(&x.abs()) {
         shortest_plain(out, x);
     } else {

@@ -103,14 +103,39 @@ pub(super) fn write_one<T: Serialize + ?Sized>(
         rec.serialize(Ser(RecordSink { enc: &mut *enc }))?;
         enc.finish_record()?;
     }
-    if enc.records == 1 {
-        // the records to come, about as long as the first one
-        let first = enc.out.buf.len().saturating_sub(enc.rec.start);
-        let rest = enc.n.saturating_sub(1);
-        enc.out
-            .expect(first.saturating_add(first / 4).saturating_mul(rest));
+    if enc.records == 1 || enc.records == SECOND_ESTIMATE {
+        expect_the_rest(enc);
     }
     Ok(())
+}
+
+/// The records whose length sizes the output's buffer (ADR 0070): the
+/// first one sizes it for the next few, with a quarter to spare, and
+/// these (the header counted in, a byte or so a record) size it for all
+/// the rest, with an eighth to spare. A short first record sizing it for
+/// all left notes' text growing its buffer once more, a copy of all of
+/// it; a second reservation on a buffer already that large is a copy too
+/// (`realloc` copies the whole allocation, not the text in it); and a
+/// reservation past glibc's largest mmap threshold (32 MiB) is mapped
+/// afresh for every document, each page a fault when written (rubric's
+/// 30 MB of text at 100,000 records, sized a quarter over).
+const SECOND_ESTIMATE: usize = 32;
+
+/// Makes room for the records still to come, as long each as those
+/// written so far and a little more: after the first record, for the
+/// records up to the [`SECOND_ESTIMATE`]th; after that one, for all the
+/// rest.
+fn expect_the_rest(enc: &mut Enc<'_>) {
+    let (per_record, rest) = if enc.records == 1 {
+        let first = enc.out.buf.len().saturating_sub(enc.rec.start);
+        let next = enc.n.saturating_sub(1).min(SECOND_ESTIMATE - 1);
+        (first.saturating_add(first / 4), next)
+    } else {
+        let sampled = enc.out.buf.len() / enc.records;
+        let rest = enc.n.saturating_sub(enc.records);
+        (sampled.saturating_add(sampled / 8), rest)
+    };
+    enc.out.expect(per_record.saturating_mul(rest));
 }
 
 /// One record: a struct or map of canonical keys.

@@ -311,6 +311,7 @@ impl<'c> Builder<'c> {
                     self.records.reserve(crate::check::records_to_reserve(
                         n,
                         std::mem::size_of::<Record>(),
+                        0,
                     ));
                 }
                 Fed::Header
