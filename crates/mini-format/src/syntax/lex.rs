@@ -18,9 +18,9 @@ use nom::{IResult, Parser};
 mod blocks;
 mod unescape;
 
-pub use blocks::{count_plain_list, plain_text_list, quoted_text_list, split_fields_fast};
+pub use blocks::{count_plain_list, plain_text_list, quoted_text_list, split_fields_fast, Escapes};
 use blocks::{find_close, push_field_exact, NoPieces, PieceMasks, TakeElements};
-pub use unescape::{unescape, unescape_into};
+pub use unescape::{unescape, unescape_into, unescape_mapped};
 
 /// The field separator.
 pub const FIELD_SEP: char = '|';

@@ -12,8 +12,9 @@ mod write;
 pub use lex::{
     count_plain_list, is_escapable, is_space, plain_elements, plain_text_list, quoted_text_list,
     split_entry, split_fields, split_fields_fast, split_fields_nom, split_list, split_list_nom,
-    split_list_undecoded, split_list_unread, trim_raw, unescape, unescape_into, Element,
-    PlainElements, RawField, SyntaxError, SyntaxErrorKind, ESCAPE, FIELD_SEP, MARKER, QUOTE,
+    split_list_undecoded, split_list_unread, trim_raw, unescape, unescape_into, unescape_mapped,
+    Element, Escapes, PlainElements, RawField, SyntaxError, SyntaxErrorKind, ESCAPE, FIELD_SEP,
+    MARKER, QUOTE,
 };
 pub use write::{
     escape_element, escape_element_into, escape_scalar, escape_scalar_into, escape_scalar_sep_into,

@@ -361,15 +361,78 @@ pub(super) fn plain_list<'a>(
 /// closure: its method is inlined into the walk, which a closure's call
 /// was not on the general path).
 trait CutElement<'a> {
-    /// Takes one element's raw text and whether it holds a backslash;
-    /// false stops the walk.
-    fn take(&mut self, part: &'a str, escaped: bool) -> bool;
+    /// Whether [`take`](Self::take) is handed where each element's escaped
+    /// bytes are (`window`); when false the walk does not follow them, and
+    /// `window` is empty.
+    const WANTS_BITS: bool = false;
+    /// Takes one element's raw text, whether it holds a backslash, and,
+    /// when [`WANTS_BITS`](Self::WANTS_BITS), the escaped bytes of the
+    /// walk's last two blocks from the element's start
+    /// ([`Window::element_bits`]); false stops the walk.
+    fn take(&mut self, part: &'a str, escaped: bool, window: Window) -> bool;
 }
 
 impl<'a, C: CutElement<'a>> CutElement<'a> for &mut C {
+    const WANTS_BITS: bool = C::WANTS_BITS;
+
     #[inline(always)]
-    fn take(&mut self, part: &'a str, escaped: bool) -> bool {
-        (**self).take(part, escaped)
+    fn take(&mut self, part: &'a str, escaped: bool, window: Window) -> bool {
+        (**self).take(part, escaped, window)
+    }
+}
+
+/// The escaped bytes of the list walk's last two 64-byte blocks (the one
+/// before in the low half, the one read in the high) and how far into
+/// them the element being taken starts: its own escaped bytes are one
+/// shift of them (ADR 0071), computed only for an element that holds a
+/// backslash.
+#[derive(Clone, Copy)]
+struct Window {
+    bits: u128,
+    /// The element's start less the window's: 128 or more when the
+    /// element started before the window (wrapped).
+    from: usize,
+}
+
+impl Window {
+    /// The escaped bytes from the element's start (bit `i`: byte `i` of
+    /// its raw text follows an escaping backslash; bits past the text
+    /// belong to what follows it), or `None` when it started before the
+    /// window.
+    #[inline(always)]
+    fn element_bits(self) -> Option<u128> {
+        (self.from < 128).then(|| self.bits >> self.from)
+    }
+}
+
+/// Where the escapes of an element of [`plain_text_list`] are: sixteen
+/// bytes, handed in two registers to the caller's closure (an enum with a
+/// `u128` in it went through memory, ADR 0071).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Escapes(u128);
+
+impl Escapes {
+    /// The text holds no backslash.
+    pub const NONE: Escapes = Escapes(0);
+    /// The text holds a backslash, and its raw element (edge whitespace
+    /// and marker with it) or the separator after it reaches a third of
+    /// the walk's 64-byte blocks (a raw element of 64 bytes or fewer is
+    /// always mapped). All bits set, which no text's escaped
+    /// bytes are (two escaped bytes are never neighbours), and which would
+    /// only cost a search if they were.
+    const UNMAPPED: Escapes = Escapes(u128::MAX);
+
+    /// The text's escaped bytes: bit `i` set when byte `i` follows a
+    /// backslash that escapes it (the odd-run rule, whether or not the
+    /// escape is a valid one; bits past the text's end may be set too,
+    /// the bytes after it), for
+    /// [`unescape_mapped`](super::unescape_mapped) to resolve with no
+    /// search; zero when there is nothing to resolve (no backslash, or
+    /// only a dangling one: the text as written). `None` when the walk
+    /// did not map them: [`unescape_into`](super::unescape_into) searches.
+    #[inline(always)]
+    pub fn mapped(self) -> Option<u128> {
+        (self != Escapes::UNMAPPED).then_some(self.0)
     }
 }
 
@@ -382,7 +445,7 @@ struct PushElements<'o, 'a> {
 
 impl<'a> CutElement<'a> for PushElements<'_, 'a> {
     #[inline(always)]
-    fn take(&mut self, part: &'a str, escaped: bool) -> bool {
+    fn take(&mut self, part: &'a str, escaped: bool, _: Window) -> bool {
         push_plain::<true>(part, escaped, char::from(self.sep), self.out, self.decode);
         true
     }
@@ -395,20 +458,36 @@ struct EachText<F> {
     n: usize,
 }
 
-impl<'a, F: FnMut(&'a str, bool, bool) -> bool> CutElement<'a> for EachText<F> {
+impl<'a, F: FnMut(&'a str, Escapes, bool) -> bool> CutElement<'a> for EachText<F> {
+    const WANTS_BITS: bool = true;
+
     #[inline(always)]
-    fn take(&mut self, part: &'a str, escaped: bool) -> bool {
+    fn take(&mut self, part: &'a str, escaped: bool, window: Window) -> bool {
         self.n += 1;
         let (text, marked) = trim_marked(part, escaped);
-        (self.each)(text, escaped, marked)
+        let escapes = match window.element_bits() {
+            _ if !escaped => Escapes::NONE,
+            // the trimmed text is a slice of `part`: its bits are
+            // `part`'s from where it starts (under 128 bytes in: trimming
+            // never takes a backslash away); those past its end, later
+            // elements' or a dangling backslash's, `unescape_mapped` stops
+            // at
+            Some(bits) => {
+                let lead = text.as_ptr() as usize - part.as_ptr() as usize;
+                Escapes(bits.wrapping_shr(lead as u32))
+            }
+            None => Escapes::UNMAPPED,
+        };
+        (self.each)(text, escapes, marked)
     }
 }
 
 /// The elements of a list of text with no quote, cut and handed to `each`
 /// in one walk (the direct reader of a `Vec<String>`, ADR 0046): each
 /// element's text trimmed and its marker taken off as [`split_list`] does,
-/// whether it holds a backslash (its escapes unresolved), and whether it
-/// was marked. Returns how many there were (an empty text has none), or
+/// where its escapes are (unresolved: [`Escapes`], mapped from the walk's
+/// own masks for an element in two 64-byte blocks), and whether it was
+/// marked. Returns how many there were (an empty text has none), or
 /// `None` when the list needs the element grammar: a non-ASCII separator,
 /// an unescaped `"`, or `each` refusing an element (it returned false). A
 /// text that starts with `"` is refused before any element is cut.
@@ -416,7 +495,7 @@ impl<'a, F: FnMut(&'a str, bool, bool) -> bool> CutElement<'a> for EachText<F> {
 pub fn plain_text_list<'a>(
     raw: &'a str,
     sep: char,
-    each: impl FnMut(&'a str, bool, bool) -> bool,
+    each: impl FnMut(&'a str, Escapes, bool) -> bool,
 ) -> Option<usize> {
     let sep = u8::try_from(sep).ok().filter(u8::is_ascii)?;
     match raw.as_bytes().first() {
@@ -533,17 +612,27 @@ impl<'a, E: CutElement<'a>> crate::syntax::scan::LaneWalk for CutList<'a, E> {
 /// [`cut_plain_list`]'s walk, the text read in 64-byte blocks of lanes
 /// `lanes`.
 #[inline(always)]
-fn cut_plain_blocks<'a, L: crate::syntax::scan::Lanes>(
+fn cut_plain_blocks<'a, L: crate::syntax::scan::Lanes, E: CutElement<'a>>(
     lanes: L,
     raw: &'a str,
     sep: u8,
-    mut each: impl CutElement<'a>,
+    mut each: E,
 ) -> bool {
     use crate::syntax::scan::{escaped_bits, Block};
     let bytes = raw.as_bytes();
     let (mut start, mut carry, mut base) = (0usize, 0u64, 0usize);
     // whether the element being read has a backslash so far
     let mut escaped = false;
+    // for a taker that wants them, the escaped bytes of the last two
+    // blocks ([`Window`]): an element that starts in either is a shift
+    // of them (one per escaped element, none per block, ADR 0071)
+    let mut window = 0u128;
+    // the window handed with the element from `start`, its last block
+    // ending at `end` (`start < end`: 128 or more only when wrapped)
+    let at = |window: u128, start: usize, end: usize| Window {
+        bits: if E::WANTS_BITS { window } else { 0 },
+        from: (start + 128).wrapping_sub(end),
+    };
     while base < bytes.len() {
         // three masks taken one by one, not `Block::masks`'s array `map`:
         // with two walks calling it (the element path's and the direct
@@ -551,12 +640,16 @@ fn cut_plain_blocks<'a, L: crate::syntax::scan::Lanes>(
         let block = Block::load_in(lanes, bytes, base);
         let (mut seps, backslash, mut quote) =
             (block.mask(sep), block.mask(b'\\'), block.mask(b'"'));
+        let mut esc = 0u64;
         if backslash != 0 || carry != 0 {
             // the byte after an escaping backslash is never structural (a
             // multi-byte character's continuation bytes never are)
-            let esc = escaped_bits(backslash, &mut carry);
+            esc = escaped_bits(backslash, &mut carry);
             seps &= !esc;
             quote &= !esc;
+        }
+        if E::WANTS_BITS {
+            window = (window >> 64) | (u128::from(esc) << 64);
         }
         if quote != 0 {
             return false;
@@ -570,7 +663,7 @@ fn cut_plain_blocks<'a, L: crate::syntax::scan::Lanes>(
             seps &= seps - 1;
             escaped |= unseen & below != 0;
             unseen &= !below;
-            if !each.take(&raw[start..base + k], escaped) {
+            if !each.take(&raw[start..base + k], escaped, at(window, start, base + 64)) {
                 return false;
             }
             start = base + k + 1;
@@ -579,7 +672,8 @@ fn cut_plain_blocks<'a, L: crate::syntax::scan::Lanes>(
         escaped |= unseen != 0;
         base += 64;
     }
-    each.take(&raw[start..], escaped)
+    // the last block read ends at `base`
+    each.take(&raw[start..], escaped, at(window, start, base))
 }
 
 /// The number of elements of a list whose elements are not read (the

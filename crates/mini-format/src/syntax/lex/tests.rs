@@ -564,10 +564,15 @@ fn plain_text_lists_are_the_split_lists() {
             let mut out = vec![];
             let split = split_list(&raw, sep, &mut out);
             let mut got: Vec<(String, bool)> = vec![];
-            match plain_text_list(&raw, sep, |text, escaped, marked| {
-                escaped_seen += usize::from(escaped);
-                // `escaped` is exact: the text holds a backslash
-                assert_eq!(escaped, text.contains('\\'), "{raw:?} {text:?}");
+            match plain_text_list(&raw, sep, |text, escapes, marked| {
+                escaped_seen += usize::from(escapes != Escapes::NONE);
+                // a text with no backslash is `NONE`; one with an escape
+                // never is (a dangling backslash alone may be)
+                if !text.contains('\\') {
+                    assert_eq!(escapes, Escapes::NONE, "{raw:?} {text:?}");
+                } else if escaped_bytes_of(text.as_bytes()) != 0 {
+                    assert_ne!(escapes, Escapes::NONE, "{raw:?} {text:?}");
+                }
                 got.push((unescape(text, sep), marked));
                 true
             }) {
@@ -606,6 +611,143 @@ fn plain_text_lists_are_the_split_lists() {
     assert!(marked_seen > 3_000, "{marked_seen}");
 }
 
+/// The escaped bytes of a text by the odd-run rule, read a byte at a
+/// time: the reference for the bits the list walk maps.
+fn escaped_bytes_of(text: &[u8]) -> u128 {
+    let (mut bits, mut after_escape) = (0u128, false);
+    for (i, &b) in text.iter().enumerate() {
+        if after_escape {
+            bits |= 1u128.checked_shl(i as u32).unwrap_or(0);
+            after_escape = false;
+        } else {
+            after_escape = b == b'\\';
+        }
+    }
+    bits
+}
+
+/// The list walk maps each element's escaped bytes from its own masks
+/// (`Escapes::mapped`, ADR 0071) for texts that lie with their separator in
+/// two 64-byte blocks (every text of up to 64 bytes), whatever
+/// 64-byte blocks they straddle, their edges trimmed and their markers
+/// taken off: the bits are the odd-run rule's, and `unescape_mapped`
+/// gives the text `unescape` gives. A longer escaped text is not mapped
+/// (`None`), one with no backslash maps to no bit.
+#[test]
+fn the_list_walk_maps_each_elements_escapes() {
+    let pieces = [
+        "word ",
+        "a",
+        "\\",
+        "\\\\",
+        "\\n",
+        "\\,",
+        "\\|",
+        "\\·",
+        "\\é",
+        "\\x",
+        "\\ ",
+        "\\*",
+        ",",
+        ", ",
+        ",",
+        "é",
+        "·",
+        " ",
+        "*",
+        "*,",
+        "some longer words ",
+    ];
+    let mut rng = crate::test_rng(0x5e5c_a9e5_0000_0071);
+    let (mut mapped, mut unmapped, mut plain, mut past_a_block) = (0, 0, 0, 0);
+    for _ in 0..8_000 {
+        let raw = random_text(&mut rng, &pieces, 60);
+        for sep in [',', ';'] {
+            let mut start = 0usize;
+            let walked = plain_text_list(&raw, sep, |text, escapes, marked| {
+                let at = text.as_ptr() as usize - raw.as_ptr() as usize;
+                past_a_block += usize::from(at / 64 != (at + text.len()) / 64);
+                assert!(at >= start, "{raw:?}");
+                start = at + text.len();
+                match escapes.mapped() {
+                    Some(bits) => {
+                        if text.contains('\\') {
+                            mapped += 1;
+                        } else {
+                            plain += 1;
+                        }
+                        assert!(text.len() <= 128 || bits == 0, "{raw:?} {text:?}");
+                        // the text's own bits, and past it only escaped
+                        // bytes after it (those the walk has read; past
+                        // the list, a dangling backslash's)
+                        let mask =
+                            |len: usize| u128::MAX.checked_shr(128 - len as u32).unwrap_or(0);
+                        let own = mask(text.len());
+                        assert_eq!(
+                            bits & own,
+                            escaped_bytes_of(text.as_bytes()),
+                            "{raw:?} {text:?} {marked}"
+                        );
+                        let after = &raw.as_bytes()[at..(at + 128).min(raw.len())];
+                        let stray = bits & !own & !escaped_bytes_of(after) & mask(after.len());
+                        assert_eq!(stray, 0, "{raw:?} {text:?}");
+                        let mut out = String::from("kept:");
+                        unescape_mapped(text, sep, bits, &mut out);
+                        assert_eq!(out, format!("kept:{}", unescape(text, sep)), "{raw:?}");
+                    }
+                    None => {
+                        unmapped += 1;
+                        assert!(text.contains('\\'), "{raw:?} {text:?}");
+                        // only an element whose raw text (its edges'
+                        // whitespace and marker with it) and separator
+                        // reach a third block is unmapped
+                        let first = raw[..at].rfind(sep).map_or(0, |s| s + 1) / 64;
+                        let tail = &raw[at + text.len()..];
+                        let last = (at + text.len() + tail.find(sep).unwrap_or(tail.len())) / 64;
+                        assert!(last >= first + 2, "{raw:?} {text:?}");
+                    }
+                }
+                true
+            });
+            assert!(walked.is_some(), "{raw:?} {sep:?}");
+        }
+    }
+    assert!(mapped > 20_000, "only {mapped} mapped elements");
+    assert!(unmapped > 300, "only {unmapped} unmapped elements");
+    assert!(plain > 5_000, "only {plain} elements with no escape");
+    assert!(
+        past_a_block > 5_000,
+        "only {past_a_block} elements across blocks"
+    );
+}
+
+/// `unescape_mapped` trusts no bit: one past the text, one not after a
+/// backslash, or every bit set, gives no panic, and the odd-run bits give
+/// what `unescape_into` gives.
+#[test]
+fn unescape_mapped_ignores_bits_that_are_not_escapes() {
+    for (raw, sep) in [
+        (r"a\,b\\c\n", ','),
+        ("é\\·x", '·'),
+        (r"end\", ','),
+        ("", ','),
+    ] {
+        let mut want = String::new();
+        unescape_into(raw, sep, &mut want);
+        let mut got = String::new();
+        unescape_mapped(raw, sep, escaped_bytes_of(raw.as_bytes()), &mut got);
+        assert_eq!(got, want, "{raw:?}");
+        for bits in [u128::MAX, 1, 1 << 127, 0b10] {
+            let mut out = String::new();
+            unescape_mapped(raw, sep, bits, &mut out);
+            assert!(out.len() <= raw.len(), "{raw:?} {bits:b}");
+        }
+        let mut out = String::new();
+        unescape_mapped(raw, sep, 0, &mut out);
+        assert_eq!(out, raw, "no bit: the text as written");
+    }
+}
+
 /// The block walks' tests again with every walk in narrower lanes:
 /// 32-byte ones (`scan::Wide256`, where the machine has AVX2), then
 /// 16-byte ones (`scan::Narrow`). The tests above run the widest lanes
@@ -624,6 +766,7 @@ fn the_block_walks_agree_in_narrower_lanes_too() {
             plain_elements_decoded_on_the_masks_read_as_the_grammar();
             plain_elements_are_the_split_lists();
             plain_text_lists_are_the_split_lists();
+            the_list_walk_maps_each_elements_escapes();
         });
     }
 }

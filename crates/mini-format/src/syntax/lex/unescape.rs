@@ -68,6 +68,58 @@ pub fn unescape_into(raw: &str, sep: char, out: &mut String) {
     out.push_str(&raw[run..]);
 }
 
+/// [`unescape_into`] for a text whose escaped bytes are known (`escaped`:
+/// bit `i` set when byte `i` follows a backslash that escapes it, as the
+/// list walk's masks give them,
+/// [`Escapes::mapped`](super::Escapes::mapped)): the runs between them
+/// copied whole, with no search. The same text as
+/// [`unescape_into`] for the bits of the odd-run rule; a bit past the
+/// text (the list walk hands the next elements' too), or one not after a
+/// backslash, is ignored (never a panic).
+pub fn unescape_mapped(raw: &str, sep: char, mut escaped: u128, out: &mut String) {
+    let bytes = raw.as_bytes();
+    // where the next run to copy starts
+    let mut run = 0usize;
+    while escaped != 0 {
+        // the escaped byte, one past its backslash
+        let at = escaped.trailing_zeros() as usize;
+        escaped &= escaped - 1;
+        // a bit past the text (so are all the later ones), at or before
+        // the run, or not after a backslash: not an escape
+        let Some(&b) = bytes.get(at) else {
+            break;
+        };
+        if bytes.get(at.wrapping_sub(1)) != Some(&b'\\') {
+            continue;
+        }
+        if at <= run {
+            continue;
+        }
+        run = resolve_escape(raw, at, b, sep, run, out);
+    }
+    out.push_str(&raw[run.min(raw.len())..]);
+}
+
+/// One escape resolved, given its escaped byte `b` at `at` (one past its
+/// backslash, `run < at`) and where the run to copy starts: the run up to
+/// the backslash copied and the next run's start returned. `\n` is a line
+/// break (the next run after it); a valid escape's backslash is dropped
+/// (its character starts the next run); anything else is not an escape
+/// and the backslash stays in the run.
+#[inline(always)]
+fn resolve_escape(raw: &str, at: usize, b: u8, sep: char, run: usize, out: &mut String) -> usize {
+    if b == b'n' {
+        out.push_str(&raw[run..at - 1]);
+        out.push('\n');
+        at + 1
+    } else if escapes(raw, at, b, sep) {
+        out.push_str(&raw[run..at - 1]);
+        at
+    } else {
+        run
+    }
+}
+
 /// The length from which [`unescape_into`] reads a text on the block masks
 /// ([`unescape_long`]) instead of searching from one backslash to the next.
 /// At least 64 (ADR 0051): every block is then a full one or the text's
@@ -135,17 +187,7 @@ fn unescape_blocks<L: crate::syntax::scan::Lanes>(
                     // a dangling backslash: kept, with the last run
                     break;
                 };
-                if b == b'n' {
-                    out.push_str(&raw[run..at - 1]);
-                    out.push('\n');
-                    run = at + 1;
-                } else if escapes(raw, at, b, sep) {
-                    // the backslash dropped: the escaped character starts
-                    // the next run
-                    out.push_str(&raw[run..at - 1]);
-                    run = at;
-                }
-                // otherwise not an escape: the backslash stays in the run
+                run = resolve_escape(raw, at, b, sep, run, out);
             }
         }
         base += 64;
