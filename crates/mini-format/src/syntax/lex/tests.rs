@@ -627,12 +627,12 @@ fn escaped_bytes_of(text: &[u8]) -> u128 {
 }
 
 /// The list walk maps each element's escaped bytes from its own masks
-/// (`Escapes::mapped`, ADR 0071) for texts that lie with their separator in
-/// two 64-byte blocks (every text of up to 64 bytes), whatever
-/// 64-byte blocks they straddle, their edges trimmed and their markers
-/// taken off: the bits are the odd-run rule's, and `unescape_mapped`
-/// gives the text `unescape` gives. A longer escaped text is not mapped
-/// (`None`), one with no backslash maps to no bit.
+/// (`Escapes::mapped`, ADR 0071) for every element that lies with its
+/// separator in two 64-byte blocks (every raw element of up to 64
+/// bytes), its edges trimmed and its marker taken off: the bits are the
+/// odd-run rule's, and `unescape_mapped` gives the text `unescape`
+/// gives. An escaped element that reaches a third block is not mapped
+/// (`None`); one with no backslash maps to no bit.
 #[test]
 fn the_list_walk_maps_each_elements_escapes() {
     let pieces = [
