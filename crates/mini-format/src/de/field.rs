@@ -265,18 +265,17 @@ impl<'r, 'a, 'de, 'c> FieldCur<'r, 'a, 'de, 'c> {
                 }
                 out.push(match escapes.mapped() {
                     Some(0) => text.to_owned(),
-                    // the escapes where the list walk's masks put them: no
-                    // search from one backslash to the next (ADR 0071)
-                    Some(bits) => {
-                        let mut decoded = String::with_capacity(text.len());
-                        syntax::unescape_mapped(text, sep, bits, &mut decoded);
-                        decoded
-                    }
                     // `syntax::unescape` written out: its call layer per
                     // element cost the typed reader 1.5% (round 24)
-                    None => {
+                    mapped => {
                         let mut decoded = String::with_capacity(text.len());
-                        syntax::unescape_into(text, sep, &mut decoded);
+                        match mapped {
+                            // the escapes where the list walk's masks put
+                            // them: no search from one backslash to the
+                            // next (ADR 0071)
+                            Some(bits) => syntax::unescape_mapped(text, sep, bits, &mut decoded),
+                            None => syntax::unescape_into(text, sep, &mut decoded),
+                        }
                         decoded
                     }
                 });

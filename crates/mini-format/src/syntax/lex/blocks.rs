@@ -465,18 +465,19 @@ impl<'a, F: FnMut(&'a str, Escapes, bool) -> bool> CutElement<'a> for EachText<F
     fn take(&mut self, part: &'a str, escaped: bool, window: Window) -> bool {
         self.n += 1;
         let (text, marked) = trim_marked(part, escaped);
-        let escapes = match window.element_bits() {
-            _ if !escaped => Escapes::NONE,
+        // the window is shifted only for an element with a backslash
+        let escapes = if !escaped {
+            Escapes::NONE
+        } else if let Some(bits) = window.element_bits() {
             // the trimmed text is a slice of `part`: its bits are
             // `part`'s from where it starts (under 128 bytes in: trimming
             // never takes a backslash away); those past its end, later
             // elements' or a dangling backslash's, `unescape_mapped` stops
             // at
-            Some(bits) => {
-                let lead = text.as_ptr() as usize - part.as_ptr() as usize;
-                Escapes(bits.wrapping_shr(lead as u32))
-            }
-            None => Escapes::UNMAPPED,
+            let lead = text.as_ptr() as usize - part.as_ptr() as usize;
+            Escapes(bits.wrapping_shr(lead as u32))
+        } else {
+            Escapes::UNMAPPED
         };
         (self.each)(text, escapes, marked)
     }

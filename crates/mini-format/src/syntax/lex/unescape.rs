@@ -97,7 +97,8 @@ pub fn unescape_mapped(raw: &str, sep: char, mut escaped: u128, out: &mut String
         }
         run = resolve_escape(raw, at, b, sep, run, out);
     }
-    out.push_str(&raw[run.min(raw.len())..]);
+    // `run` is at most one past an escaped byte of the text: in it
+    out.push_str(&raw[run..]);
 }
 
 /// One escape resolved, given its escaped byte `b` at `at` (one past its
