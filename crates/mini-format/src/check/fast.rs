@@ -552,6 +552,21 @@ impl<'c, 'a> Validator<'c, 'a> {
         }
     }
 
+    /// Asks for the table line that the unique key of `next`, the line
+    /// after the one about to be checked, will probe (ADR 0072): a hint
+    /// for a first field that is a `unique` `str` written plain (no
+    /// escape, no quote); nothing is claimed or checked. Asked one record
+    /// ahead, the line arrives while this record is walked.
+    #[inline(always)]
+    pub(crate) fn ask_ahead(&mut self, next: &Line<'a>) {
+        if !self.engine.plan.leading_text_key {
+            return;
+        }
+        if let Some(text) = unique::leading_text(next.text) {
+            self.engine.uniques.prefetch_text(0, text);
+        }
+    }
+
     /// Checks one significant line (in line in the document's loop: left
     /// to the compiler, it stayed a call in some builds, ADR 0068).
     #[inline(always)]

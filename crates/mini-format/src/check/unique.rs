@@ -135,8 +135,16 @@ impl KeySet {
         }
     }
 
+    /// A key's hash: its text's, after the one-byte tag (every key of a
+    /// field has the same tag, and two keys are told apart by their whole
+    /// text; ADR 0072), so that a key's hash can be had from its text
+    /// before the key is made.
     fn hash(&self, key: &str) -> u64 {
-        std::hash::BuildHasher::hash_one(&self.hasher, key)
+        self.hash_text(key.get(1..).unwrap_or(key))
+    }
+
+    fn hash_text(&self, text: &str) -> u64 {
+        std::hash::BuildHasher::hash_one(&self.hasher, text)
     }
 
     fn key_at(&self, i: u32) -> &str {
@@ -289,6 +297,15 @@ impl Uniques {
         }
     }
 
+    /// [`Uniques::prefetch`] for the key of a `str` field `i` whose text
+    /// is `text` (the key not made: no copy).
+    #[inline]
+    pub(crate) fn prefetch_text(&self, i: usize, text: &str) {
+        if let Some(set) = self.seen.get(i) {
+            set.table.prefetch(set.hash_text(text));
+        }
+    }
+
     /// Claims `key` for field `i` when no accepted record holds it; false
     /// (nothing claimed) when one does.
     pub(crate) fn claim(&mut self, i: usize, key: &str) -> bool {
@@ -379,9 +396,70 @@ pub(crate) fn unique_key(v: &FieldValue<'_>, out: &mut String) -> bool {
     true
 }
 
+/// The bytes of a line [`leading_text`] looks through for the end of its
+/// first field: the scan is the whole cost of the hint it serves.
+const LEADING_SCAN: usize = 32;
+
+/// The text of a record line's first field when it is written plain (no
+/// escape, no quote: its text is its key's) and ends within the line's
+/// first [`LEADING_SCAN`] bytes; `None` otherwise. The validator asks for
+/// the table line of the next record's key with it (ADR 0072): only a hint,
+/// so a first field with edge spaces (whose key is trimmed) merely asks for
+/// another line.
+#[inline(always)]
+pub(super) fn leading_text(line: &str) -> Option<&str> {
+    let head = &line.as_bytes()[..line.len().min(LEADING_SCAN)];
+    let end = head
+        .iter()
+        .position(|&b| matches!(b, b'|' | b'\\' | b'"'))?;
+    (head[end] == b'|').then(|| &line[..end])
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{int_key, KeySet};
+    use super::{int_key, leading_text, KeySet, Uniques};
+    use crate::check::scalar::key_tag;
+
+    /// A plain first field is the text before the first `|`; an escaped or
+    /// quoted one, or one not ended within the scan, gives no text.
+    #[test]
+    fn the_leading_text_is_a_plain_first_field() {
+        assert_eq!(leading_text("q17|stem|x"), Some("q17"));
+        assert_eq!(leading_text("|stem"), Some(""));
+        assert_eq!(leading_text("é1|x"), Some("é1"));
+        assert_eq!(
+            leading_text(&format!("{}|x", "a".repeat(31))).map(str::len),
+            Some(31)
+        );
+        assert_eq!(leading_text(&format!("{}|x", "a".repeat(32))), None);
+        assert_eq!(leading_text("q\\|1|x"), None);
+        assert_eq!(leading_text("\"q|1\"|x"), None);
+        assert_eq!(leading_text("q17"), None);
+        assert_eq!(leading_text(""), None);
+    }
+
+    /// The hash the hint asks with is the one the claim probes with: a
+    /// text's hash is its `str` key's, and keys of one text under two tags
+    /// share a hash but stay two keys.
+    #[test]
+    fn a_texts_hash_is_its_keys() {
+        let set = KeySet::default();
+        for text in ["", "q0", "q99999", "é", "a longer id with spaces"] {
+            let key = format!("{}{text}", key_tag::STR);
+            assert_eq!(set.hash_text(text), set.hash(&key), "{text:?}");
+        }
+        let mut set = KeySet::default();
+        assert!(set.try_insert("sx7"));
+        assert!(set.try_insert("dx7"));
+        assert!(!set.try_insert("sx7"));
+        assert!(set.contains("dx7") && !set.contains("bx7"));
+        // the hint reaches the table of the field it names, and no other
+        let u = Uniques {
+            seen: vec![KeySet::default()],
+        };
+        u.prefetch_text(0, "q1");
+        u.prefetch_text(5, "q1");
+    }
 
     /// An int key is read as its int exactly when it is the canonical text
     /// of one of at most 18 digits; any other key stays text.

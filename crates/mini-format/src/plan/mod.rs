@@ -76,6 +76,10 @@ pub(crate) struct Plan<'c> {
     /// Whether every unique field is a scalar (a list or tuple `unique`
     /// key is left to the engine).
     pub(crate) scalar_uniques: bool,
+    /// Whether the first field is a `unique` `str` (its key the text
+    /// after the `s` tag): the validator then asks for the table line of
+    /// the next record's key while it checks one record (ADR 0072).
+    pub(crate) leading_text_key: bool,
 }
 
 impl<'c> Plan<'c> {
@@ -148,7 +152,9 @@ impl<'c> Plan<'c> {
                     default: f.default.as_ref(),
                 }
             })
-            .collect();
+            .collect::<Box<[Step<'c>]>>();
+        let leading_text_key = uniques.first() == Some(&0)
+            && matches!(steps.first().map(|s| &s.kind), Some(StepKind::Str(_)));
         Plan {
             steps,
             core: contract.core().len(),
@@ -157,6 +163,33 @@ impl<'c> Plan<'c> {
             uniques: uniques.into_boxed_slice(),
             count_keys: count_keys.into_boxed_slice(),
             scalar_uniques,
+            leading_text_key,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Plan;
+    use crate::Contract;
+
+    fn plan_of(core: &str) -> bool {
+        let c = Contract::from_json(&format!(r#"{{"prefix": "p", "core": [{core}]}}"#)).unwrap();
+        Plan::compile(&c).leading_text_key
+    }
+
+    /// Only a first field that is a `unique` `str` is asked for ahead: its
+    /// key is its text after the `s` tag.
+    #[test]
+    fn a_leading_text_key_is_a_first_unique_str() {
+        let id = r#"{"name": "id", "type": "str", "unique": true}"#;
+        let other = r#"{"name": "x", "type": "str"}"#;
+        assert!(plan_of(&format!("{id}, {other}")));
+        assert!(!plan_of(&format!("{other}, {id}")));
+        assert!(!plan_of(r#"{"name": "id", "type": "int", "unique": true}"#));
+        assert!(!plan_of(
+            r#"{"name": "id", "type": "enum", "values": ["a"], "unique": true}"#
+        ));
+        assert!(!plan_of(r#"{"name": "id", "type": "str"}"#));
     }
 }

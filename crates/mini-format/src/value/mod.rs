@@ -451,7 +451,13 @@ pub fn check(text: &str, contract: &Contract) -> Result<()> {
 /// its exact diagnostics.
 pub(crate) fn diagnostics(text: &str, contract: &Contract) -> Vec<Diagnostic> {
     let mut v = crate::check::Validator::new(contract);
-    for line in crate::read::lines(text) {
+    let mut lines = crate::read::lines(text);
+    let mut next = lines.next();
+    while let Some(line) = next {
+        next = lines.next();
+        if let Some(ahead) = &next {
+            v.ask_ahead(ahead);
+        }
         v.line(line);
     }
     v.finish()
