@@ -135,10 +135,11 @@ impl KeySet {
         }
     }
 
-    /// A key's hash: its text's, after the one-byte tag (every key of a
-    /// field has the same tag, and two keys are told apart by their whole
-    /// text; ADR 0072), so that a key's hash can be had from its text
-    /// before the key is made.
+    /// A key's hash: its text's, after the one-byte tag (ADR 0072), so
+    /// that a key's hash can be had from its text before the key is made.
+    /// A scalar field's keys share their tag; keys of one text under two
+    /// tags share a hash and are told apart by `eq`, which compares the
+    /// whole key.
     fn hash(&self, key: &str) -> u64 {
         self.hash_text(key.get(1..).unwrap_or(key))
     }
@@ -453,7 +454,8 @@ mod tests {
         assert!(set.try_insert("dx7"));
         assert!(!set.try_insert("sx7"));
         assert!(set.contains("dx7") && !set.contains("bx7"));
-        // the hint reaches the table of the field it names, and no other
+        // a hint for a field with no set asks for nothing (and does not
+        // panic)
         let u = Uniques {
             seen: vec![KeySet::default()],
         };
