@@ -558,7 +558,7 @@ impl<'c, 'a> Validator<'c, 'a> {
     /// escape, no quote); nothing is claimed or checked. Asked one record
     /// ahead, the line arrives while this record is walked.
     #[inline(always)]
-    pub(crate) fn ask_ahead(&mut self, next: &Line<'a>) {
+    pub(crate) fn ask_ahead(&self, next: &Line<'a>) {
         if !self.engine.plan.leading_text_key {
             return;
         }

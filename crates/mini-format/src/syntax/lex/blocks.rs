@@ -354,7 +354,11 @@ pub(super) fn plain_list<'a>(
     out: &mut Vec<Element<'a>>,
     decode: bool,
 ) -> bool {
-    cut_plain_list(raw, sep, PushElements { out, sep, decode })
+    if decode {
+        cut_plain_list(raw, sep, PushElements::<true> { out, sep })
+    } else {
+        cut_plain_list(raw, sep, PushElements::<false> { out, sep })
+    }
 }
 
 /// What [`cut_plain_list`] does with each element it cuts (a trait, not a
@@ -405,7 +409,8 @@ impl Window {
     }
 }
 
-/// Where the escapes of an element of [`plain_text_list`] are: sixteen
+/// Where the escapes of an element of [`plain_text_list`] (and of
+/// [`split_list`]'s walk of a list with no quote, ADR 0073) are: sixteen
 /// bytes, handed in two registers to the caller's closure (an enum with a
 /// `u128` in it went through memory, ADR 0071).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -434,19 +439,63 @@ impl Escapes {
     pub fn mapped(self) -> Option<u128> {
         (self != Escapes::UNMAPPED).then_some(self.0)
     }
+
+    /// Where the escapes of `text` are: `text` is `part` trimmed and its
+    /// marker taken off, `escaped` whether `part` holds a backslash, and
+    /// `window` what the walk handed with `part`.
+    #[inline(always)]
+    fn of(part: &str, text: &str, escaped: bool, window: Window) -> Escapes {
+        // the window is shifted only for an element with a backslash
+        if !escaped {
+            Escapes::NONE
+        } else if let Some(bits) = window.element_bits() {
+            // the trimmed text is a slice of `part`: its bits are
+            // `part`'s from where it starts (under 128 bytes in: trimming
+            // never takes a backslash away); those past its end, later
+            // elements' or a dangling backslash's, `unescape_mapped` stops
+            // at
+            let lead = text.as_ptr() as usize - part.as_ptr() as usize;
+            Escapes(bits.wrapping_shr(lead as u32))
+        } else {
+            Escapes::UNMAPPED
+        }
+    }
 }
 
-/// [`plain_list`]'s elements: pushed as the grammar's `Element`s.
-struct PushElements<'o, 'a> {
+/// [`plain_list`]'s elements: pushed as the grammar's `Element`s, their
+/// escapes resolved when `DECODE` (from the walk's masks, ADR 0073) or
+/// kept as written.
+struct PushElements<'o, 'a, const DECODE: bool> {
     out: &'o mut Vec<Element<'a>>,
     sep: u8,
-    decode: bool,
 }
 
-impl<'a> CutElement<'a> for PushElements<'_, 'a> {
+impl<'a, const DECODE: bool> CutElement<'a> for PushElements<'_, 'a, DECODE> {
+    const WANTS_BITS: bool = DECODE;
+
     #[inline(always)]
-    fn take(&mut self, part: &'a str, escaped: bool, _: Window) -> bool {
-        push_plain::<true>(part, escaped, char::from(self.sep), self.out, self.decode);
+    fn take(&mut self, part: &'a str, escaped: bool, window: Window) -> bool {
+        let sep = char::from(self.sep);
+        if !(DECODE && escaped) {
+            push_plain::<true>(part, escaped, sep, self.out, false);
+            return true;
+        }
+        let (text, marked) = trim_marked(part, true);
+        let text = match Escapes::of(part, text, true, window).mapped() {
+            // nothing to resolve (only a dangling backslash): as written
+            Some(0) => Cow::Borrowed(text),
+            Some(bits) => {
+                let mut decoded = String::with_capacity(text.len());
+                super::unescape_mapped(text, sep, bits, &mut decoded);
+                Cow::Owned(decoded)
+            }
+            None => Cow::Owned(super::unescape(text, sep)),
+        };
+        self.out.push(Element {
+            text,
+            marked,
+            quoted: false,
+        });
         true
     }
 }
@@ -465,21 +514,7 @@ impl<'a, F: FnMut(&'a str, Escapes, bool) -> bool> CutElement<'a> for EachText<F
     fn take(&mut self, part: &'a str, escaped: bool, window: Window) -> bool {
         self.n += 1;
         let (text, marked) = trim_marked(part, escaped);
-        // the window is shifted only for an element with a backslash
-        let escapes = if !escaped {
-            Escapes::NONE
-        } else if let Some(bits) = window.element_bits() {
-            // the trimmed text is a slice of `part`: its bits are
-            // `part`'s from where it starts (under 128 bytes in: trimming
-            // never takes a backslash away); those past its end, later
-            // elements' or a dangling backslash's, `unescape_mapped` stops
-            // at
-            let lead = text.as_ptr() as usize - part.as_ptr() as usize;
-            Escapes(bits.wrapping_shr(lead as u32))
-        } else {
-            Escapes::UNMAPPED
-        };
-        (self.each)(text, escapes, marked)
+        (self.each)(text, Escapes::of(part, text, escaped, window), marked)
     }
 }
 
