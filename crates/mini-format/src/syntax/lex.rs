@@ -526,10 +526,12 @@ fn find_sep(raw: &str, sep: char) -> Option<usize> {
 }
 
 /// One unquoted element: trimmed, its marker read (a `*` not escaped by an
-/// odd run of backslashes), its escapes resolved when `escaped` says the
-/// text may have some.
+/// odd run of backslashes), its escapes resolved, when `decode`, if it
+/// has a backslash (`escaped` says whether it may). The list walk's
+/// elements that hold one are resolved on the walk's masks instead
+/// (`PushElements`, ADR 0073); it calls this only for the others.
 #[inline(always)]
-fn push_plain<'a, const SURE: bool>(
+fn push_plain<'a>(
     part: &'a str,
     escaped: bool,
     sep: char,
@@ -537,9 +539,7 @@ fn push_plain<'a, const SURE: bool>(
     decode: bool,
 ) {
     let (part, marked) = trim_marked(part, escaped);
-    // `SURE`: `escaped` says the element has a backslash (the list fast
-    // path saw one; trimming and the marker never take one away)
-    let text = if decode && escaped && (SURE || find_backslash(part.as_bytes()).is_some()) {
+    let text = if decode && escaped && find_backslash(part.as_bytes()).is_some() {
         Cow::Owned(unescape(part, sep))
     } else {
         Cow::Borrowed(part)
@@ -748,7 +748,7 @@ fn list_with<'a, O: TakeElements<'a>>(
             rest = &after[sep.len_utf8()..];
         } else {
             let end = find_sep(rest, sep).unwrap_or(rest.len());
-            push_plain::<false>(&rest[..end], true, sep, out, decode);
+            push_plain(&rest[..end], true, sep, out, decode);
             if end == rest.len() {
                 return Ok(());
             }

@@ -477,7 +477,7 @@ impl<'a, const DECODE: bool> CutElement<'a> for PushElements<'_, 'a, DECODE> {
     fn take(&mut self, part: &'a str, escaped: bool, window: Window) -> bool {
         let sep = char::from(self.sep);
         if !(DECODE && escaped) {
-            push_plain::<true>(part, escaped, sep, self.out, false);
+            push_plain(part, escaped, sep, self.out, false);
             return true;
         }
         let (text, marked) = trim_marked(part, true);
